@@ -1,0 +1,37 @@
+// Command gendocs regenerates the files derived from the tool inventory:
+// the README's tool table and the schema snapshot. `make docs` runs it; a
+// test fails when either has drifted.
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"codeberg.org/forgejo-mcp/forgejo-mcp/operation"
+)
+
+func main() {
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "gendocs:", err)
+		os.Exit(1)
+	}
+}
+
+func run() error {
+	all := operation.All()
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		return err
+	}
+	if readme, err = operation.UpdateReadme(readme, all); err != nil {
+		return err
+	}
+	if err := os.WriteFile("README.md", readme, 0o644); err != nil {
+		return err
+	}
+	snap, err := operation.Snapshot(all)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile("operation/testdata/tools.json", snap, 0o644)
+}

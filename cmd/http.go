@@ -1,0 +1,18 @@
+package cmd
+
+import (
+	"github.com/spf13/pflag"
+)
+
+// HTTPConfig is the configuration of the streamable HTTP transport.
+type HTTPConfig struct {
+	Addr string
+}
+
+func (h *HTTPConfig) registerFlags(fs *pflag.FlagSet, env Env) {
+	fs.StringVar(&h.Addr, "http-addr", envOr(env, "FORGEJO_MCP_HTTP_ADDR", "127.0.0.1:8080"), "listen address of --transport http")
+}
+
+func (h *HTTPConfig) resolve() error {
+	return usagef("--transport http is not implemented yet")
+}

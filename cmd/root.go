@@ -1,0 +1,124 @@
+// Package cmd turns flags and environment into one configuration and runs
+// the server (stdio) or one tool call (--cli).
+package cmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"log/slog"
+
+	"github.com/mark3labs/mcp-go/server"
+	"github.com/spf13/pflag"
+
+	"codeberg.org/forgejo-mcp/forgejo-mcp/operation"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/mcpserver"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/version"
+)
+
+// Exit codes.
+const (
+	ExitOK        = 0
+	ExitToolError = 1
+	ExitUsage     = 2
+)
+
+// IO is the process's standard streams.
+type IO struct {
+	In       io.Reader
+	Out, Err io.Writer
+}
+
+// Main runs forgejo-mcp with args (without the program name) and returns
+// the exit code. ctx ends on SIGINT or SIGTERM.
+func Main(ctx context.Context, args []string, std IO, env Env) int {
+	if i := indexOf(args, "--cli"); i >= 0 {
+		return runCLI(ctx, args[:i], args[i+1:], std, env)
+	}
+	var cfg Config
+	fs := pflag.NewFlagSet("forgejo-mcp", pflag.ContinueOnError)
+	fs.SetOutput(std.Err)
+	cfg.registerFlags(fs, env)
+	fs.Usage = func() {
+		fmt.Fprintf(std.Err, "forgejo-mcp: an MCP server for Forgejo\n\nUsage:\n  forgejo-mcp [flags]                      serve MCP on stdio\n  forgejo-mcp --cli list                   list the tools\n  forgejo-mcp --cli TOOL [--args JSON] [--PARAM VALUE ...]\n\nThe token comes from FORGEJO_ACCESS_TOKEN or --token-file, never from a flag value.\n\nFlags:\n%s", fs.FlagUsages())
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return ExitOK
+		}
+		return ExitUsage
+	}
+	if cfg.ShowVersion {
+		fmt.Fprintln(std.Out, "forgejo-mcp", version.Version)
+		return ExitOK
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(std.Err, "forgejo-mcp: unexpected argument %q (did you mean --cli %s?)\n", fs.Arg(0), fs.Arg(0))
+		return ExitUsage
+	}
+	if err := cfg.resolve(env, true); err != nil {
+		fmt.Fprintln(std.Err, "forgejo-mcp:", err)
+		return ExitUsage
+	}
+	logger := newLogger(std.Err, &cfg)
+	defs, err := tool.Select(operation.All(), cfg.selection())
+	if err != nil {
+		fmt.Fprintln(std.Err, "forgejo-mcp:", err)
+		return ExitUsage
+	}
+	if cfg.Token == "" {
+		logger.Warn("no access token: set FORGEJO_ACCESS_TOKEN or --token-file; only public data will be readable")
+	}
+	s := mcpserver.New(defs, cfg.runner(logger))
+	logger.Info("serving MCP on stdio", "forge", cfg.URL.String(), "tools", len(defs), "version", version.Version)
+	if err := serveStdio(ctx, s, std, logger); err != nil {
+		logger.Error("stdio server stopped", "err", err)
+		return ExitToolError
+	}
+	return ExitOK
+}
+
+func serveStdio(ctx context.Context, s *server.MCPServer, std IO, logger *slog.Logger) error {
+	stdio := server.NewStdioServer(s)
+	stdio.SetErrorLogger(log.New(logWriter{logger}, "", 0))
+	err := stdio.Listen(ctx, std.In, std.Out)
+	if err != nil && ctx.Err() != nil {
+		return nil
+	}
+	return err
+}
+
+// logWriter forwards mcp-go's log.Logger lines into slog.
+type logWriter struct{ l *slog.Logger }
+
+func (w logWriter) Write(p []byte) (int, error) {
+	w.l.Warn("mcp", "msg", string(trimNewline(p)))
+	return len(p), nil
+}
+
+func trimNewline(p []byte) []byte {
+	for len(p) > 0 && (p[len(p)-1] == '\n' || p[len(p)-1] == '\r') {
+		p = p[:len(p)-1]
+	}
+	return p
+}
+
+func newLogger(w io.Writer, cfg *Config) *slog.Logger {
+	level, _ := cfg.logLevel()
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: level}))
+}
+
+func indexOf(args []string, s string) int {
+	for i, a := range args {
+		if a == "--" {
+			return -1
+		}
+		if a == s {
+			return i
+		}
+	}
+	return -1
+}

@@ -1,0 +1,187 @@
+// Package issue has the issue and issue-comment tools.
+package issue
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	sdk "codeberg.org/mvdkleijn/forgejo-sdk/forgejo/v3"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
+)
+
+const toolset = "issue"
+
+// Tools returns the issue toolset.
+func Tools() []tool.Def {
+	return []tool.Def{
+		{
+			Name:        "get_issue_by_index",
+			Toolset:     toolset,
+			Description: "Get one issue (or pull request) by its number, with its body, labels, assignees and milestone",
+			Params:      []tool.Param{tool.Owner(), tool.Repo(), tool.Index()},
+			Annotations: tool.Read(),
+			Handler:     getIssue,
+		},
+		{
+			Name:    "list_repo_issues",
+			Toolset: toolset,
+			Description: "List a repository's issues, newest first, without their bodies " +
+				"(use get_issue_by_index for one issue's body)",
+			Params: []tool.Param{tool.Owner(), tool.Repo(), tool.State(),
+				tool.Str("type", "Only issues or only pull requests", tool.Default("issues"), tool.OneOf("issues", "pulls", "all")),
+				tool.Strs("labels", "Only issues with all of these label names"),
+				tool.Str("query", "Only issues whose title or body contains this text", tool.MaxLen(255)),
+				tool.Page(), tool.Limit()},
+			Annotations: tool.Read(),
+			Handler:     listIssues,
+		},
+		{
+			Name:        "create_issue",
+			Toolset:     toolset,
+			Description: "Open a new issue in a repository",
+			Params: []tool.Param{tool.Owner(), tool.Repo(),
+				tool.Str("title", "Issue title", tool.Required(), tool.MaxLen(255)),
+				tool.Str("body", "Issue body in Markdown", tool.MaxLen(65536)),
+				tool.Strs("assignees", "Logins of users to assign"),
+				tool.Int("milestone", "ID of the milestone to put the issue in", tool.AtLeast(1)),
+			},
+			Annotations: tool.Write(false),
+			Handler:     createIssue,
+		},
+		{
+			Name:        "list_issue_comments",
+			Toolset:     toolset,
+			Description: "List the comments on an issue or pull request, oldest first",
+			Params:      []tool.Param{tool.Owner(), tool.Repo(), tool.Index(), tool.Page(), tool.Limit()},
+			Annotations: tool.Read(),
+			Handler:     listComments,
+		},
+		{
+			Name:        "create_issue_comment",
+			Toolset:     toolset,
+			Description: "Add a comment to an issue or pull request",
+			Params: []tool.Param{tool.Owner(), tool.Repo(), tool.Index(),
+				tool.Str("body", "Comment text in Markdown", tool.Required(), tool.MaxLen(65536))},
+			Annotations: tool.Write(false),
+			Handler:     createComment,
+		},
+	}
+}
+
+// Issue is the compact shape of an issue; Body is left out of lists.
+type Issue struct {
+	Number    int64      `json:"number"`
+	Title     string     `json:"title"`
+	State     string     `json:"state"`
+	IsPull    bool       `json:"is_pull,omitempty"`
+	Body      *string    `json:"body,omitempty"`
+	Author    string     `json:"author"`
+	Labels    []string   `json:"labels"`
+	Assignees []string   `json:"assignees"`
+	Milestone string     `json:"milestone,omitempty"`
+	Comments  int        `json:"comments"`
+	Locked    bool       `json:"locked,omitempty"`
+	Created   time.Time  `json:"created_at"`
+	Updated   time.Time  `json:"updated_at"`
+	Closed    *time.Time `json:"closed_at,omitempty"`
+	HTMLURL   string     `json:"html_url"`
+}
+
+func compact(i *sdk.Issue, withBody bool) Issue {
+	out := Issue{Number: i.Index, Title: i.Title, State: string(i.State), IsPull: i.PullRequest != nil,
+		Author: forgejo.Login(i.Poster), Assignees: forgejo.Logins(i.Assignees), Comments: i.Comments,
+		Locked: i.IsLocked, Created: i.Created, Updated: i.Updated, Closed: forgejo.TimePtr(i.Closed),
+		HTMLURL: i.HTMLURL, Labels: make([]string, 0, len(i.Labels))}
+	if withBody {
+		out.Body = &i.Body
+	}
+	for _, l := range i.Labels {
+		if l != nil {
+			out.Labels = append(out.Labels, l.Name)
+		}
+	}
+	if i.Milestone != nil {
+		out.Milestone = i.Milestone.Title
+	}
+	return out
+}
+
+// Comment is the compact shape of an issue comment.
+type Comment struct {
+	ID      int64     `json:"id"`
+	Author  string    `json:"author"`
+	Body    string    `json:"body"`
+	Created time.Time `json:"created_at"`
+	Updated time.Time `json:"updated_at"`
+	HTMLURL string    `json:"html_url"`
+}
+
+func compactComment(c *sdk.Comment) Comment {
+	return Comment{ID: c.ID, Author: forgejo.Login(c.Poster), Body: c.Body, Created: c.Created,
+		Updated: c.Updated, HTMLURL: c.HTMLURL}
+}
+
+func ref(a tool.Args) string {
+	return fmt.Sprintf("issue %s/%s#%d", a.String("owner"), a.String("repo"), a.Int("index"))
+}
+
+func repoRef(a tool.Args) string {
+	return fmt.Sprintf("repository %s/%s", a.String("owner"), a.String("repo"))
+}
+
+func getIssue(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
+	i, resp, err := c.SDK(ctx).GetIssue(a.String("owner"), a.String("repo"), a.Int("index"))
+	if err := forgejo.Fail(resp, err, "get", ref(a)); err != nil {
+		return nil, err
+	}
+	return tool.JSON(compact(i, true))
+}
+
+func listIssues(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
+	page, limit := a.Int("page"), a.Int("limit")
+	typ := map[string]sdk.IssueType{"issues": sdk.IssueTypeIssue, "pulls": sdk.IssueTypePull}[a.String("type")]
+	list, resp, err := c.SDK(ctx).ListRepoIssues(a.String("owner"), a.String("repo"), sdk.ListIssueOption{
+		ListOptions: sdk.ListOptions{Page: int(page), PageSize: int(limit)},
+		State:       sdk.StateType(a.String("state")), Type: typ,
+		Labels: a.Strings("labels"), KeyWord: a.String("query"),
+	})
+	if err := forgejo.Fail(resp, err, "list issues of", repoRef(a)); err != nil {
+		return nil, err
+	}
+	items := tool.Map(list, func(i *sdk.Issue) Issue { return compact(i, false) })
+	return tool.Items(items, page, forgejo.HasMore(resp, len(list), int(limit)))
+}
+
+func createIssue(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
+	i, resp, err := c.SDK(ctx).CreateIssue(a.String("owner"), a.String("repo"), sdk.CreateIssueOption{
+		Title: a.String("title"), Body: a.String("body"), Assignees: a.Strings("assignees"),
+		Milestone: a.Int("milestone"),
+	})
+	if err := forgejo.Fail(resp, err, "create an issue in", repoRef(a)); err != nil {
+		return nil, err
+	}
+	return tool.JSON(compact(i, true))
+}
+
+func listComments(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
+	page, limit := a.Int("page"), a.Int("limit")
+	list, resp, err := c.SDK(ctx).ListIssueComments(a.String("owner"), a.String("repo"), a.Int("index"),
+		sdk.ListIssueCommentOptions{ListOptions: sdk.ListOptions{Page: int(page), PageSize: int(limit)}})
+	if err := forgejo.Fail(resp, err, "list comments of", ref(a)); err != nil {
+		return nil, err
+	}
+	return tool.Items(tool.Map(list, compactComment), page, forgejo.HasMore(resp, len(list), int(limit)))
+}
+
+func createComment(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
+	cm, resp, err := c.SDK(ctx).CreateIssueComment(a.String("owner"), a.String("repo"), a.Int("index"),
+		sdk.CreateIssueCommentOption{Body: a.String("body")})
+	if err := forgejo.Fail(resp, err, "comment on", ref(a)); err != nil {
+		return nil, err
+	}
+	return tool.JSON(compactComment(cm))
+}

@@ -1,0 +1,25 @@
+// Package operation gathers every domain's tool definitions into the one
+// inventory the server, the CLI and the generated docs read.
+package operation
+
+import (
+	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/issue"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/repo"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/user"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/version"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
+)
+
+// All returns every tool, grouped by toolset.
+func All() []tool.Def {
+	var all []tool.Def
+	for _, tools := range [][]tool.Def{
+		version.Tools(),
+		user.Tools(),
+		repo.Tools(),
+		issue.Tools(),
+	} {
+		all = append(all, tools...)
+	}
+	return all
+}

@@ -1,0 +1,91 @@
+// Package repo has the repository tools.
+package repo
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	sdk "codeberg.org/mvdkleijn/forgejo-sdk/forgejo/v3"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
+)
+
+const toolset = "repo"
+
+// Tools returns the repo toolset.
+func Tools() []tool.Def {
+	return []tool.Def{
+		{
+			Name:        "list_my_repos",
+			Toolset:     toolset,
+			Description: "List repositories the token's user owns or can access",
+			Params:      []tool.Param{tool.Page(), tool.Limit()},
+			Annotations: tool.Read(),
+			Handler:     listMyRepos,
+		},
+		{
+			Name:        "create_repo",
+			Toolset:     toolset,
+			Description: "Create a repository owned by the token's user",
+			Params: []tool.Param{
+				tool.Str("name", "Name of the new repository", tool.Required(), tool.MaxLen(100),
+					tool.Match(namePattern, "letters, digits, '-', '_' and '.' only")),
+				tool.Str("description", "Short description", tool.MaxLen(2048)),
+				tool.Bool("private", "Make the repository private", tool.Default(false)),
+				tool.Bool("auto_init", "Create an initial commit with a README", tool.Default(false)),
+				tool.Str("default_branch", "Name of the default branch when auto_init is set", tool.MaxLen(255)),
+			},
+			Annotations: tool.Write(false),
+			Handler:     createRepo,
+		},
+	}
+}
+
+var namePattern = tool.Repo().Pattern
+
+// Repo is the compact shape of a repository.
+type Repo struct {
+	FullName      string    `json:"full_name"`
+	Description   string    `json:"description,omitempty"`
+	Private       bool      `json:"private"`
+	Fork          bool      `json:"fork,omitempty"`
+	Archived      bool      `json:"archived,omitempty"`
+	Empty         bool      `json:"empty,omitempty"`
+	DefaultBranch string    `json:"default_branch"`
+	OpenIssues    int       `json:"open_issues"`
+	OpenPulls     int       `json:"open_pulls"`
+	Stars         int       `json:"stars"`
+	Updated       time.Time `json:"updated_at"`
+	HTMLURL       string    `json:"html_url"`
+}
+
+func compact(r *sdk.Repository) Repo {
+	return Repo{FullName: r.FullName, Description: r.Description, Private: r.Private, Fork: r.Fork,
+		Archived: r.Archived, Empty: r.Empty, DefaultBranch: r.DefaultBranch, OpenIssues: r.OpenIssues,
+		OpenPulls: r.OpenPulls, Stars: r.Stars, Updated: r.Updated, HTMLURL: r.HTMLURL}
+}
+
+func listMyRepos(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
+	page, limit := a.Int("page"), a.Int("limit")
+	repos, resp, err := c.SDK(ctx).ListMyRepos(sdk.ListReposOptions{
+		ListOptions: sdk.ListOptions{Page: int(page), PageSize: int(limit)}})
+	if err := forgejo.Fail(resp, err, "list", "the token user's repositories"); err != nil {
+		return nil, err
+	}
+	return tool.Items(tool.Map(repos, compact), page, forgejo.HasMore(resp, len(repos), int(limit)))
+}
+
+func createRepo(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
+	name := a.String("name")
+	r, resp, err := c.SDK(ctx).CreateRepo(sdk.CreateRepoOption{
+		Name: name, Description: a.String("description"), Private: a.Bool("private"),
+		AutoInit: a.Bool("auto_init"), DefaultBranch: a.String("default_branch"),
+	})
+	if err := forgejo.Fail(resp, err, "create", fmt.Sprintf("repository %q", name)); err != nil {
+		return nil, err
+	}
+	return tool.JSON(compact(r))
+}

@@ -1,0 +1,96 @@
+// Package fakeforge is an httptest stand-in for the forge API, shared by
+// unit tests: routes answer canned JSON, every request is recorded, and
+// anything unrouted gets the forge's 404.
+package fakeforge
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"sync"
+	"testing"
+
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
+)
+
+// Token is the token the fake's clients send.
+const Token = "fake-token-0123456789abcdef"
+
+// Request is one recorded request.
+type Request struct {
+	Method, Path, RawQuery, Auth, UserAgent string
+	Body                                    []byte
+}
+
+// Server is a fake forge.
+type Server struct {
+	*httptest.Server
+	mux *http.ServeMux
+
+	mu       sync.Mutex
+	requests []Request
+}
+
+// New starts a fake forge that is closed when t ends.
+func New(t testing.TB) *Server {
+	s := &Server{mux: http.NewServeMux()}
+	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
+	t.Cleanup(s.Close)
+	return s
+}
+
+func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	s.mu.Lock()
+	s.requests = append(s.requests, Request{Method: r.Method, Path: r.URL.EscapedPath(), RawQuery: r.URL.RawQuery,
+		Auth: r.Header.Get("Authorization"), UserAgent: r.Header.Get("User-Agent"), Body: body})
+	s.mu.Unlock()
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	if h, pattern := s.mux.Handler(r); pattern != "" {
+		h.ServeHTTP(w, r)
+		return
+	}
+	WriteJSON(w, http.StatusNotFound, nil)
+}
+
+// Handle routes pattern (net/http ServeMux syntax, e.g.
+// "GET /api/v1/repos/{owner}/{repo}/issues/{index}") to h.
+func (s *Server) Handle(pattern string, h http.HandlerFunc) { s.mux.HandleFunc(pattern, h) }
+
+// JSON routes pattern to a fixed JSON answer.
+func (s *Server) JSON(pattern string, status int, body any) {
+	s.Handle(pattern, func(w http.ResponseWriter, _ *http.Request) { WriteJSON(w, status, body) })
+}
+
+// Requests returns the requests received so far.
+func (s *Server) Requests() []Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Request(nil), s.requests...)
+}
+
+// BaseURL returns the fake's base URL, parsed.
+func (s *Server) BaseURL() *url.URL {
+	u, err := url.Parse(s.Server.URL)
+	if err != nil {
+		panic(err)
+	}
+	return u
+}
+
+// Client returns a forge client for the fake, with Token.
+func (s *Server) Client() *forgejo.Client {
+	base := s.BaseURL()
+	hc := forgejo.NewHTTPClient(forgejo.HTTPOptions{BaseURL: base})
+	return forgejo.NewClient(hc, base, Token, "forgejo-mcp/test")
+}
+
+// WriteJSON writes v as a JSON response with status.
+func WriteJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}

@@ -1,0 +1,167 @@
+package forgejo
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"unicode"
+
+	sdk "codeberg.org/mvdkleijn/forgejo-sdk/forgejo/v3"
+)
+
+// Error is a failed forge operation, phrased for an agent: what was tried,
+// on what, and what to do about it. It never carries a response body, only
+// the forge's own short "message" field when it sent one.
+type Error struct {
+	Verb    string // "get", "create", …
+	Subject string // "issue forgeadmin/demo#3"
+	Status  int    // HTTP status, 0 when no response arrived
+	Message string // the forge's message, sanitised and shortened
+	Cause   error  // transport or decoding failure, when Status is 0 or 2xx
+}
+
+// Error implements error.
+func (e *Error) Error() string {
+	op := e.Verb + " " + e.Subject
+	msg := ""
+	if e.Message != "" {
+		msg = ": " + e.Message
+	}
+	switch {
+	case e.Status == http.StatusNotFound:
+		return fmt.Sprintf("%s not found (404): it does not exist or this token cannot see it%s", e.Subject, msg)
+	case e.Status == http.StatusUnauthorized:
+		return fmt.Sprintf("%s: the forge rejected the token (401 Unauthorized); check that FORGEJO_ACCESS_TOKEN is valid and not expired", op)
+	case e.Status == http.StatusForbidden:
+		return fmt.Sprintf("%s: permission denied (403)%s; the token may lack a scope (such as write:issue or write:repository) or the user the rights", op, msg)
+	case e.Status == http.StatusConflict:
+		return fmt.Sprintf("%s: conflict (409), it may already exist%s", op, msg)
+	case e.Status == http.StatusRequestEntityTooLarge:
+		return fmt.Sprintf("%s: too large for the forge (413)%s", op, msg)
+	case e.Status == http.StatusUnprocessableEntity:
+		return fmt.Sprintf("%s: the forge rejected the input (422)%s", op, msg)
+	case e.Status >= 500:
+		return fmt.Sprintf("%s: the forge failed (%d %s)%s; retry later", op, e.Status, http.StatusText(e.Status), msg)
+	case e.Status >= 400:
+		return fmt.Sprintf("%s: the forge refused the request (%d %s)%s", op, e.Status, http.StatusText(e.Status), msg)
+	}
+	return fmt.Sprintf("%s: %s", op, describeCause(e.Cause))
+}
+
+// Unwrap returns the transport or decoding cause.
+func (e *Error) Unwrap() error { return e.Cause }
+
+// IsNotFound reports whether err is a forge 404.
+func IsNotFound(err error) bool {
+	var fe *Error
+	return errors.As(err, &fe) && fe.Status == http.StatusNotFound
+}
+
+// Fail turns the (response, error) pair of an SDK call into an *Error, or
+// nil when err is nil. subject names the thing operated on, such as
+// "issue o/r#3", so a 404 reads "issue o/r#3 not found".
+func Fail(resp *sdk.Response, err error, verb, subject string) error {
+	if err == nil {
+		return nil
+	}
+	status := 0
+	if resp != nil && resp.Response != nil {
+		status = resp.StatusCode
+	}
+	return newError(verb, subject, status, sdkMessage(resp, err), err)
+}
+
+func newError(verb, subject string, status int, message string, cause error) *Error {
+	e := &Error{Verb: verb, Subject: subject, Status: status, Message: Sanitize(message, 200)}
+	if status == 0 || status/100 == 2 {
+		e.Cause = cause
+	}
+	return e
+}
+
+// sdkMessage extracts the forge's own message from an SDK error. The SDK
+// formats non-JSON error bodies as "unknown API Error: …" and JSON bodies
+// without a message as "<status>: <body>"; both are raw dumps and dropped.
+func sdkMessage(resp *sdk.Response, err error) string {
+	if resp == nil || resp.Response == nil || resp.StatusCode/100 == 2 {
+		return ""
+	}
+	text := err.Error()
+	if strings.HasPrefix(text, "unknown API Error") || strings.HasPrefix(text, resp.Status) ||
+		strings.HasPrefix(text, "body read on HTTP error") {
+		return ""
+	}
+	return text
+}
+
+// MessageFromBody extracts the "message" field of a forge error body, the
+// only part of it worth showing. Gitea may send the literal body null.
+func MessageFromBody(body []byte) string {
+	var m struct {
+		Message string `json:"message"`
+	}
+	if json.Unmarshal(body, &m) != nil {
+		return ""
+	}
+	return m.Message
+}
+
+func describeCause(err error) string {
+	var netErr net.Error
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case err == nil:
+		return "failed"
+	case errors.Is(err, context.Canceled):
+		return "cancelled before the forge answered"
+	case errors.Is(err, context.DeadlineExceeded):
+		return "timed out waiting for the forge; narrow the request or retry"
+	case errors.Is(err, ErrResponseTooLarge):
+		return "the forge's reply is larger than the response limit; narrow the request (page, limit, path)"
+	case errors.As(err, &syn), errors.As(err, &typ), errors.Is(err, io.ErrUnexpectedEOF):
+		return "the forge's reply could not be read (invalid or truncated JSON)"
+	case errors.As(err, &netErr) && netErr.Timeout():
+		return "timed out waiting for the forge; narrow the request or retry"
+	}
+	var opErr *net.OpError
+	if errors.As(err, &opErr) {
+		return fmt.Sprintf("cannot reach the forge (%s %s)", opErr.Op, Sanitize(opErr.Err.Error(), 120))
+	}
+	return Sanitize(err.Error(), 200)
+}
+
+// Sanitize makes forge-supplied text safe to show in an error: control and
+// invisible formatting characters are dropped, white space is folded and the
+// text is cut to max runes.
+func Sanitize(s string, max int) string {
+	var b strings.Builder
+	space := false
+	n := 0
+	for _, r := range s {
+		if unicode.IsSpace(r) {
+			space = true
+			continue
+		}
+		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) {
+			continue
+		}
+		if space && b.Len() > 0 {
+			b.WriteByte(' ')
+			n++
+		}
+		space = false
+		if n >= max {
+			b.WriteString("…")
+			break
+		}
+		b.WriteRune(r)
+		n++
+	}
+	return b.String()
+}

@@ -1,0 +1,267 @@
+package tool
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Args are a call's arguments after validation against the definition:
+// every value present has its parameter's Go type (string, int64, bool or
+// []string) and defaults are filled in.
+type Args struct {
+	m map[string]any
+}
+
+// NewArgs wraps already-typed values; for tests and internal callers.
+func NewArgs(m map[string]any) Args { return Args{m: m} }
+
+// Has reports whether the argument was given or has a default.
+func (a Args) Has(name string) bool { _, ok := a.m[name]; return ok }
+
+// String returns a string argument, "" when absent.
+func (a Args) String(name string) string { s, _ := a.m[name].(string); return s }
+
+// Int returns an integer argument, 0 when absent.
+func (a Args) Int(name string) int64 { i, _ := a.m[name].(int64); return i }
+
+// Bool returns a boolean argument, false when absent.
+func (a Args) Bool(name string) bool { b, _ := a.m[name].(bool); return b }
+
+// Strings returns a list argument, nil when absent.
+func (a Args) Strings(name string) []string { s, _ := a.m[name].([]string); return s }
+
+// InputError is an argument that does not fit the tool's parameters.
+type InputError struct {
+	Tool string
+	Msg  string
+}
+
+func (e *InputError) Error() string {
+	return fmt.Sprintf("invalid arguments for %s: %s", e.Tool, e.Msg)
+}
+
+// Parse validates raw arguments (as decoded from JSON) against d's
+// parameters: unknown names, missing required values, wrong types, values
+// out of range or not allowed are refused with a message naming the
+// parameter and what it accepts.
+func (d Def) Parse(raw any) (Args, error) {
+	in, ok := raw.(map[string]any)
+	if raw != nil && !ok {
+		return Args{}, d.inputErr("arguments must be a JSON object, got %s", jsonKind(raw))
+	}
+	out := make(map[string]any, len(d.Params))
+	var unknown []string
+	for name := range in {
+		if d.param(name) == nil {
+			unknown = append(unknown, name)
+		}
+	}
+	if len(unknown) > 0 {
+		sort.Strings(unknown)
+		return Args{}, d.inputErr("unknown argument %s; this tool takes: %s", quoteAll(unknown), strings.Join(d.ParamNames(), ", "))
+	}
+	for _, p := range d.Params {
+		v, present := in[p.Name]
+		if !present || v == nil {
+			if p.Required {
+				return Args{}, d.inputErr("missing required argument %q (%s)", p.Name, p.Description)
+			}
+			if p.Default != nil {
+				out[p.Name] = p.Default
+			}
+			continue
+		}
+		val, err := p.coerce(v)
+		if err != nil {
+			return Args{}, d.inputErr("argument %q %s", p.Name, err)
+		}
+		out[p.Name] = val
+	}
+	return Args{m: out}, nil
+}
+
+func (d Def) inputErr(format string, args ...any) error {
+	return &InputError{Tool: d.Name, Msg: fmt.Sprintf(format, args...)}
+}
+
+func (d Def) param(name string) *Param {
+	for i := range d.Params {
+		if d.Params[i].Name == name {
+			return &d.Params[i]
+		}
+	}
+	return nil
+}
+
+// ParamNames lists the parameter names in declaration order.
+func (d Def) ParamNames() []string {
+	names := make([]string, len(d.Params))
+	for i, p := range d.Params {
+		names[i] = p.Name
+	}
+	return names
+}
+
+// coerce checks one value against p and returns it as p's Go type.
+func (p Param) coerce(v any) (any, error) {
+	switch p.Type {
+	case TypeString:
+		s, ok := v.(string)
+		if !ok {
+			return nil, fmt.Errorf("must be a string, got %s", jsonKind(v))
+		}
+		return s, p.checkString(s)
+	case TypeInteger:
+		i, err := toInt(v)
+		if err != nil {
+			return nil, err
+		}
+		if p.Min != nil && i < *p.Min {
+			return nil, fmt.Errorf("must be at least %d, got %d", *p.Min, i)
+		}
+		if p.Max != nil && i > *p.Max {
+			return nil, fmt.Errorf("must be at most %d, got %d", *p.Max, i)
+		}
+		return i, nil
+	case TypeBoolean:
+		switch b := v.(type) {
+		case bool:
+			return b, nil
+		case string:
+			if pb, err := strconv.ParseBool(b); err == nil {
+				return pb, nil
+			}
+		}
+		return nil, fmt.Errorf("must be true or false, got %s", jsonKind(v))
+	case TypeList:
+		items, ok := v.([]any)
+		if !ok {
+			if ss, ok := v.([]string); ok {
+				items = make([]any, len(ss))
+				for i, s := range ss {
+					items[i] = s
+				}
+			} else {
+				return nil, fmt.Errorf("must be a list of strings, got %s", jsonKind(v))
+			}
+		}
+		out := make([]string, 0, len(items))
+		for i, it := range items {
+			s, ok := it.(string)
+			if !ok {
+				return nil, fmt.Errorf("item %d must be a string, got %s", i, jsonKind(it))
+			}
+			if err := p.checkString(s); err != nil {
+				return nil, fmt.Errorf("item %d %v", i, err)
+			}
+			out = append(out, s)
+		}
+		return out, nil
+	}
+	return nil, fmt.Errorf("has an unsupported type %q", p.Type)
+}
+
+func (p Param) checkString(s string) error {
+	if !utf8.ValidString(s) {
+		return fmt.Errorf("must be valid UTF-8")
+	}
+	if strings.ContainsRune(s, 0) {
+		return fmt.Errorf("must not contain NUL characters")
+	}
+	if p.Required && strings.TrimSpace(s) == "" {
+		return fmt.Errorf("must not be empty")
+	}
+	if p.MaxLength > 0 && len(s) > p.MaxLength {
+		return fmt.Errorf("is %d bytes long; at most %d are allowed", len(s), p.MaxLength)
+	}
+	if len(p.Enum) > 0 && !contains(p.Enum, s) {
+		return fmt.Errorf("must be one of %s, got %q", strings.Join(p.Enum, ", "), clip(s))
+	}
+	if p.Pattern != nil && s != "" {
+		if !p.Pattern.MatchString(s) || s == "." || s == ".." {
+			return fmt.Errorf("must contain %s, got %q", p.PatternHint, clip(s))
+		}
+	}
+	return nil
+}
+
+// toInt accepts a JSON number that is a whole number, or a decimal string
+// (agents sometimes quote numbers).
+func toInt(v any) (int64, error) {
+	switch n := v.(type) {
+	case float64:
+		if n != math.Trunc(n) || math.IsInf(n, 0) || math.Abs(n) > 1<<53 {
+			return 0, fmt.Errorf("must be a whole number, got %v", n)
+		}
+		return int64(n), nil
+	case int:
+		return int64(n), nil
+	case int64:
+		return n, nil
+	case json.Number:
+		return parseIntString(n.String())
+	case string:
+		return parseIntString(n)
+	}
+	return 0, fmt.Errorf("must be a whole number, got %s", jsonKind(v))
+}
+
+func parseIntString(s string) (int64, error) {
+	i, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("must be a whole number, got %q", clip(s))
+	}
+	return i, nil
+}
+
+func jsonKind(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case string:
+		return "a string"
+	case bool:
+		return "a boolean"
+	case float64, int, int64, json.Number:
+		return "a number"
+	case []any:
+		return "a list"
+	case map[string]any:
+		return "an object"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func quoteAll(ss []string) string {
+	q := make([]string, len(ss))
+	for i, s := range ss {
+		q[i] = strconv.Quote(clip(s))
+	}
+	return strings.Join(q, ", ")
+}
+
+// clip shortens a value quoted back in an error message.
+func clip(s string) string {
+	if len(s) <= 64 {
+		return s
+	}
+	cut := 64
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}

@@ -1,0 +1,79 @@
+package tool
+
+import (
+	"context"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// MCPTool returns the MCP description of d: its JSON Schema (properties in
+// declaration order, additionalProperties false) and all four annotations.
+func (d Def) MCPTool() mcp.Tool {
+	props := make(map[string]any, len(d.Params))
+	var required []string
+	for _, p := range d.Params {
+		props[p.Name] = p.schema()
+		if p.Required {
+			required = append(required, p.Name)
+		}
+	}
+	a := d.Annotations
+	return mcp.Tool{
+		Name:        d.Name,
+		Description: d.Description,
+		InputSchema: mcp.ToolInputSchema{
+			Type:                 "object",
+			Properties:           props,
+			Required:             required,
+			AdditionalProperties: false,
+			PropertyOrder:        d.ParamNames(),
+		},
+		Annotations: mcp.ToolAnnotation{
+			ReadOnlyHint:    &a.ReadOnly,
+			DestructiveHint: &a.Destructive,
+			IdempotentHint:  &a.Idempotent,
+			OpenWorldHint:   &a.OpenWorld,
+		},
+	}
+}
+
+func (p Param) schema() map[string]any {
+	s := map[string]any{"type": string(p.Type), "description": p.Description}
+	if p.Type == TypeList {
+		s["items"] = map[string]any{"type": "string"}
+	}
+	if p.Default != nil {
+		s["default"] = p.Default
+	}
+	if p.Min != nil {
+		s["minimum"] = *p.Min
+	}
+	if p.Max != nil {
+		s["maximum"] = *p.Max
+	}
+	if p.MaxLength > 0 && p.Type == TypeString {
+		s["maxLength"] = p.MaxLength
+	}
+	if len(p.Enum) > 0 {
+		s["enum"] = p.Enum
+	}
+	if p.Pattern != nil {
+		s["pattern"] = p.Pattern.String()
+	}
+	return s
+}
+
+// Register adds defs to s; every call goes through r.
+func Register(s *server.MCPServer, defs []Def, r *Runner) {
+	tools := make([]server.ServerTool, 0, len(defs))
+	for _, d := range defs {
+		tools = append(tools, server.ServerTool{
+			Tool: d.MCPTool(),
+			Handler: func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				return r.Call(ctx, d, req.Params.Arguments), nil
+			},
+		})
+	}
+	s.AddTools(tools...)
+}

@@ -1,0 +1,44 @@
+package tool
+
+import "regexp"
+
+// Shared parameters: each has one name and one description everywhere.
+
+// namePattern is what Forgejo accepts for user, organisation and repository
+// names. It also guarantees a name cannot change an API route: no slash, no
+// percent sign, no query or fragment characters.
+var namePattern = regexp.MustCompile(`^[A-Za-z0-9_.-]+$`)
+
+const nameHint = "letters, digits, '-', '_' and '.' only"
+
+// Owner is the repository owner (user or organisation).
+func Owner() Param {
+	return Str("owner", "Owner of the repository: a user or organisation name", Required(),
+		MaxLen(100), Match(namePattern, nameHint))
+}
+
+// Repo is the repository name.
+func Repo() Param {
+	return Str("repo", "Repository name, without the owner", Required(),
+		MaxLen(100), Match(namePattern, nameHint))
+}
+
+// Index is an issue or pull request number.
+func Index() Param {
+	return Int("index", "Issue or pull request number in the repository (the N of #N)", Required(), AtLeast(1))
+}
+
+// Page is the 1-based page of a list.
+func Page() Param {
+	return Int("page", "Page of results, starting at 1", Default(1), Range(1, 100000))
+}
+
+// Limit is the page size of a list.
+func Limit() Param {
+	return Int("limit", "Results per page (1-50)", Default(20), Range(1, 50))
+}
+
+// State filters issues and pull requests by state.
+func State() Param {
+	return Str("state", "Filter by state", Default("open"), OneOf("open", "closed", "all"))
+}

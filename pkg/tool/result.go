@@ -1,0 +1,50 @@
+package tool
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// JSON returns v as one compact JSON text content, the shape every tool
+// answers with: compact because every byte lands in the agent's context.
+func JSON(v any) (*mcp.CallToolResult, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("encoding result: %w", err)
+	}
+	return &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent(string(b))}}, nil
+}
+
+// ListPage is the envelope of a list result.
+type ListPage[T any] struct {
+	Items   []T   `json:"items"`
+	Page    int64 `json:"page"`
+	HasMore bool  `json:"has_more"`
+}
+
+// Items returns one page of a list, never a JSON null for an empty page.
+func Items[T any](items []T, page int64, hasMore bool) (*mcp.CallToolResult, error) {
+	if items == nil {
+		items = []T{}
+	}
+	return JSON(ListPage[T]{Items: items, Page: page, HasMore: hasMore})
+}
+
+// Map converts each element of in with f, skipping nil pointers the SDK may
+// put in a slice.
+func Map[S any, T any](in []*S, f func(*S) T) []T {
+	out := make([]T, 0, len(in))
+	for _, s := range in {
+		if s != nil {
+			out = append(out, f(s))
+		}
+	}
+	return out
+}
+
+// Error returns an isError result with msg, the text an agent acts on.
+func Error(msg string) *mcp.CallToolResult {
+	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{mcp.NewTextContent(msg)}}
+}
