@@ -1,7 +1,12 @@
 package cmd
 
 import (
+	"context"
+	"log/slog"
+
 	"github.com/spf13/pflag"
+
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
 )
 
 // HTTPConfig is the configuration of the streamable HTTP transport.
@@ -15,4 +20,11 @@ func (h *HTTPConfig) registerFlags(fs *pflag.FlagSet, env Env) {
 
 func (h *HTTPConfig) resolve() error {
 	return usagef("--transport http is not implemented yet")
+}
+
+// serveHTTP serves defs over streamable HTTP until ctx ends; it returns the
+// process exit code.
+func serveHTTP(ctx context.Context, cfg *Config, defs []tool.Def, logger *slog.Logger) int {
+	logger.Error("--transport http is not implemented yet")
+	return ExitUsage
 }

@@ -69,8 +69,11 @@ func Main(ctx context.Context, args []string, std IO, env Env) int {
 		fmt.Fprintln(std.Err, "forgejo-mcp:", err)
 		return ExitUsage
 	}
-	if cfg.Token == "" {
+	if cfg.Token == "" && cfg.Transport == "stdio" {
 		logger.Warn("no access token: set FORGEJO_ACCESS_TOKEN or --token-file; only public data will be readable")
+	}
+	if cfg.Transport == "http" {
+		return serveHTTP(ctx, &cfg, defs, logger)
 	}
 	s := mcpserver.New(defs, cfg.runner(logger))
 	logger.Info("serving MCP on stdio", "forge", cfg.URL.String(), "tools", len(defs), "version", version.Version)
