@@ -1,0 +1,144 @@
+package tool
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func testDef() Def {
+	return Def{Name: "t", Params: []Param{
+		Owner(), Repo(), Index(), Page(), Limit(), State(),
+		Str("title", "Title", Required(), MaxLen(10)),
+		Bool("draft", "Draft"),
+		Strs("labels", "Labels"),
+	}}
+}
+
+func TestParseValid(t *testing.T) {
+	var raw map[string]any
+	require.NoError(t, json.Unmarshal([]byte(`{"owner":"o","repo":"r.git-x_1","index":3,"title":"hi","draft":true,"labels":["a","b"]}`), &raw))
+	a, err := testDef().Parse(raw)
+	require.NoError(t, err)
+	assert.Equal(t, "o", a.String("owner"))
+	assert.Equal(t, int64(3), a.Int("index"))
+	assert.Equal(t, int64(1), a.Int("page"), "default filled")
+	assert.Equal(t, int64(20), a.Int("limit"), "default filled")
+	assert.Equal(t, "open", a.String("state"))
+	assert.True(t, a.Bool("draft"))
+	assert.Equal(t, []string{"a", "b"}, a.Strings("labels"))
+	assert.False(t, a.Has("missing"))
+}
+
+func TestParseLenientScalars(t *testing.T) {
+	a, err := testDef().Parse(map[string]any{"owner": "o", "repo": "r", "index": "7", "title": "x", "draft": "true"})
+	require.NoError(t, err)
+	assert.Equal(t, int64(7), a.Int("index"), "a quoted whole number is accepted")
+	assert.True(t, a.Bool("draft"))
+}
+
+func TestParseErrors(t *testing.T) {
+	base := func() map[string]any { return map[string]any{"owner": "o", "repo": "r", "index": 1.0, "title": "x"} }
+	tests := []struct {
+		name   string
+		mutate func(map[string]any)
+		raw    any
+		want   string
+	}{
+		{name: "not an object", raw: []any{1}, want: "arguments must be a JSON object, got a list"},
+		{name: "unknown", mutate: func(m map[string]any) { m["onwer"] = "x" }, want: `unknown argument "onwer"; this tool takes: owner, repo, index`},
+		{name: "missing", mutate: func(m map[string]any) { delete(m, "owner") }, want: `missing required argument "owner"`},
+		{name: "null required", mutate: func(m map[string]any) { m["title"] = nil }, want: `missing required argument "title"`},
+		{name: "empty required", mutate: func(m map[string]any) { m["title"] = "  " }, want: `argument "title" must not be empty`},
+		{name: "wrong type", mutate: func(m map[string]any) { m["owner"] = 5.0 }, want: `argument "owner" must be a string, got a number`},
+		{name: "fraction", mutate: func(m map[string]any) { m["index"] = 1.5 }, want: `argument "index" must be a whole number, got 1.5`},
+		{name: "non-numeric id", mutate: func(m map[string]any) { m["index"] = "abc" }, want: `argument "index" must be a whole number, got "abc"`},
+		{name: "negative index", mutate: func(m map[string]any) { m["index"] = -2.0 }, want: `argument "index" must be at least 1, got -2`},
+		{name: "limit too big", mutate: func(m map[string]any) { m["limit"] = 500.0 }, want: `argument "limit" must be at most 50, got 500`},
+		{name: "enum", mutate: func(m map[string]any) { m["state"] = "merged" }, want: `argument "state" must be one of open, closed, all, got "merged"`},
+		{name: "too long", mutate: func(m map[string]any) { m["title"] = "12345678901" }, want: `argument "title" is 11 bytes long; at most 10 are allowed`},
+		{name: "traversal owner", mutate: func(m map[string]any) { m["owner"] = "../admin" }, want: `argument "owner" must contain letters, digits`},
+		{name: "dot-dot repo", mutate: func(m map[string]any) { m["repo"] = ".." }, want: `argument "repo" must contain letters, digits`},
+		{name: "slash repo", mutate: func(m map[string]any) { m["repo"] = "a/b" }, want: `argument "repo" must contain`},
+		{name: "query in repo", mutate: func(m map[string]any) { m["repo"] = "r?x=1" }, want: `argument "repo" must contain`},
+		{name: "NUL", mutate: func(m map[string]any) { m["title"] = "a\x00b" }, want: `must not contain NUL`},
+		{name: "bad list item", mutate: func(m map[string]any) { m["labels"] = []any{"a", 2.0} }, want: `argument "labels" item 1 must be a string`},
+		{name: "bool", mutate: func(m map[string]any) { m["draft"] = "perhaps" }, want: `argument "draft" must be true or false`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			raw := tt.raw
+			if raw == nil {
+				m := base()
+				tt.mutate(m)
+				raw = m
+			}
+			_, err := testDef().Parse(raw)
+			require.Error(t, err)
+			var ie *InputError
+			require.ErrorAs(t, err, &ie)
+			assert.Contains(t, err.Error(), "invalid arguments for t: ")
+			assert.Contains(t, err.Error(), tt.want)
+		})
+	}
+}
+
+func TestParseNilArgumentsUsesDefaults(t *testing.T) {
+	d := Def{Name: "l", Params: []Param{Page(), Limit()}}
+	a, err := d.Parse(nil)
+	require.NoError(t, err)
+	assert.Equal(t, int64(1), a.Int("page"))
+}
+
+func TestSelect(t *testing.T) {
+	all := []Def{
+		{Name: "get_a", Toolset: "a", Annotations: Read()},
+		{Name: "make_a", Toolset: "a", Annotations: Write(false)},
+		{Name: "get_b", Toolset: "b", Annotations: Read()},
+		{Name: "drop_b", Toolset: "b", Annotations: Destroy(true)},
+	}
+	names := func(ds []Def) []string {
+		var out []string
+		for _, d := range ds {
+			out = append(out, d.Name)
+		}
+		return out
+	}
+	tests := []struct {
+		name string
+		sel  Selection
+		want []string
+		err  string
+	}{
+		{name: "all", want: []string{"get_a", "make_a", "get_b", "drop_b"}},
+		{name: "toolset", sel: Selection{Toolsets: []string{"b"}}, want: []string{"get_b", "drop_b"}},
+		{name: "all keyword", sel: Selection{Toolsets: []string{"all"}}, want: []string{"get_a", "make_a", "get_b", "drop_b"}},
+		{name: "read-only", sel: Selection{ReadOnly: true}, want: []string{"get_a", "get_b"}},
+		{name: "allow-list", sel: Selection{Tools: []string{"make_a", "drop_b"}}, want: []string{"make_a", "drop_b"}},
+		{name: "allow-list narrows toolsets", sel: Selection{Toolsets: []string{"a"}, Tools: []string{"get_a", "get_b"}}, want: []string{"get_a"}},
+		{name: "exclude", sel: Selection{Exclude: []string{"drop_b"}}, want: []string{"get_a", "make_a", "get_b"}},
+		{name: "read-only wins over allow-list", sel: Selection{Tools: []string{"make_a"}, ReadOnly: true}, want: nil},
+		{name: "unknown toolset", sel: Selection{Toolsets: []string{"c"}}, err: `unknown toolset "c"; toolsets: all, a, b`},
+		{name: "unknown tool", sel: Selection{Tools: []string{"nope"}}, err: `unknown tool "nope"`},
+		{name: "unknown excluded", sel: Selection{Exclude: []string{"nope"}}, err: `unknown tool "nope"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := Select(all, tt.sel)
+			if tt.err != "" {
+				require.Error(t, err)
+				assert.Contains(t, err.Error(), tt.err)
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, names(got))
+		})
+	}
+}
+
+func TestSplitList(t *testing.T) {
+	assert.Equal(t, []string{"a", "b"}, SplitList(" a, ,b ,"))
+	assert.Nil(t, SplitList(""))
+}
