@@ -1,0 +1,137 @@
+package operation_test
+
+import (
+	"encoding/base64"
+	"net/http"
+	"os"
+	"regexp"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"codeberg.org/forgejo-mcp/forgejo-mcp/operation"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/fakeforge"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
+)
+
+var snakeCase = regexp.MustCompile(`^[a-z][a-z0-9]*(_[a-z0-9]+)*$`)
+
+func TestInventoryIsWellFormed(t *testing.T) {
+	seen := map[string]bool{}
+	for _, d := range operation.All() {
+		t.Run(d.Name, func(t *testing.T) {
+			assert.False(t, seen[d.Name], "unique name")
+			seen[d.Name] = true
+			assert.Regexp(t, snakeCase, d.Name)
+			assert.NotEmpty(t, d.Toolset)
+			assert.NotEmpty(t, d.Description)
+			assert.NotNil(t, d.Handler)
+			assert.False(t, d.Annotations.ReadOnly && d.Annotations.Destructive, "read-only tools cannot be destructive")
+			params := map[string]bool{}
+			for _, p := range d.Params {
+				assert.Regexp(t, snakeCase, p.Name)
+				assert.NotEmpty(t, p.Description, "param %s has a description", p.Name)
+				assert.False(t, params[p.Name], "param %s declared once", p.Name)
+				params[p.Name] = true
+			}
+			_, err := d.Parse(sampleArgs(d))
+			assert.NoError(t, err, "required arguments alone are enough")
+		})
+	}
+}
+
+// TestSnapshot fails when the tools' schemas change without the snapshot
+// being regenerated (make docs): a schema change is a change for clients.
+func TestSnapshot(t *testing.T) {
+	want, err := os.ReadFile("testdata/tools.json")
+	require.NoError(t, err, "run make docs")
+	got, err := operation.Snapshot(operation.All())
+	require.NoError(t, err)
+	assert.Equal(t, string(want), string(got), "schema snapshot drifted: run make docs and review the diff")
+}
+
+// TestReadmeToolTable fails when README's generated table drifted.
+func TestReadmeToolTable(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	require.NoError(t, err)
+	got, err := operation.UpdateReadme(readme, operation.All())
+	require.NoError(t, err)
+	assert.Equal(t, string(readme), string(got), "README tool table drifted: run make docs")
+}
+
+// sampleArgs synthesises valid values for a tool's required parameters.
+func sampleArgs(d tool.Def) map[string]any {
+	special := map[string]any{
+		"content":  base64.StdEncoding.EncodeToString([]byte("hello")),
+		"filename": "hello.txt",
+	}
+	args := map[string]any{}
+	for _, p := range d.Params {
+		if !p.Required {
+			continue
+		}
+		if v, ok := special[p.Name]; ok {
+			args[p.Name] = v
+			continue
+		}
+		switch p.Type {
+		case tool.TypeInteger:
+			v := int64(1)
+			if p.Min != nil && *p.Min > v {
+				v = *p.Min
+			}
+			args[p.Name] = float64(v)
+		case tool.TypeBoolean:
+			args[p.Name] = false
+		case tool.TypeList:
+			args[p.Name] = []any{"x"}
+		default:
+			if len(p.Enum) > 0 {
+				args[p.Name] = p.Enum[0]
+			} else {
+				args[p.Name] = "x"
+			}
+		}
+	}
+	return args
+}
+
+// TestAnnotationsMatchBehaviour calls every tool against a fake forge that
+// accepts anything, and checks the HTTP methods it sent against what its
+// annotations promise: a read-only tool only reads, a write tool writes,
+// and only destructive tools delete.
+func TestAnnotationsMatchBehaviour(t *testing.T) {
+	for _, d := range operation.All() {
+		if d.Offline {
+			continue
+		}
+		t.Run(d.Name, func(t *testing.T) {
+			f := fakeforge.New(t)
+			f.Handle("/", func(w http.ResponseWriter, r *http.Request) {
+				fakeforge.WriteJSON(w, http.StatusOK, map[string]any{})
+			})
+			f.Call(t, operation.All(), d.Name, sampleArgs(d))
+			reqs := f.Requests()
+			require.NotEmpty(t, reqs, "the tool reached the forge")
+			methods := map[string]bool{}
+			for _, r := range reqs {
+				methods[r.Method] = true
+			}
+			if d.Annotations.ReadOnly {
+				for m := range methods {
+					assert.Contains(t, []string{http.MethodGet, http.MethodHead}, m, "read-only tool sent %s", m)
+				}
+				return
+			}
+			assert.True(t, methods[http.MethodPost] || methods[http.MethodPut] || methods[http.MethodPatch] || methods[http.MethodDelete],
+				"a write tool writes; sent %v", methods)
+			if methods[http.MethodDelete] {
+				assert.True(t, d.Annotations.Destructive, "a tool that deletes is marked destructive")
+			}
+			if d.Annotations.Destructive {
+				assert.True(t, methods[http.MethodDelete] || methods[http.MethodPut], "a destructive tool deletes or overwrites; sent %v", methods)
+			}
+		})
+	}
+}
