@@ -33,6 +33,10 @@ type Def struct {
 	Offline bool
 	// CLIFile names a base64 parameter that --cli can fill from --file PATH.
 	CLIFile string
+	// LargeArgs tools carry file contents or uploads in their arguments:
+	// the Runner bounds them by MaxLargeArgBytes (sized for the largest
+	// upload in base64) instead of the much smaller MaxArgBytes.
+	LargeArgs bool
 }
 
 // Annotations are the behaviour hints sent to clients. Every tool sets all
