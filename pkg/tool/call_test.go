@@ -130,9 +130,9 @@ func TestMCPToolSchema(t *testing.T) {
 	  "annotations": {"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": true},
 	  "inputSchema": {"type": "object", "additionalProperties": false, "required": ["owner", "repo"],
 	    "properties": {
-	      "owner": {"type": "string", "description": "Owner of the repository: a user or organisation name", "maxLength": 100, "pattern": "^[A-Za-z0-9_.-]+$"},
-	      "repo": {"type": "string", "description": "Repository name, without the owner", "maxLength": 100, "pattern": "^[A-Za-z0-9_.-]+$"},
-	      "page": {"type": "integer", "description": "Page of results, starting at 1", "default": 1, "minimum": 1, "maximum": 100000},
+	      "owner": {"type": "string", "description": "Repository owner: a user or organisation"},
+	      "repo": {"type": "string", "description": "Repository name"},
+	      "page": {"type": "integer", "description": "Page number, from 1", "default": 1, "minimum": 1},
 	      "labels": {"type": "array", "description": "Labels", "items": {"type": "string"}},
 	      "state": {"type": "string", "description": "Filter by state", "default": "open", "enum": ["open", "closed", "all"]}
 	    }}}`, string(b))

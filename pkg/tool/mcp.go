@@ -52,15 +52,14 @@ func (p Param) schema() map[string]any {
 	if p.Max != nil {
 		s["maximum"] = *p.Max
 	}
-	if p.MaxLength > 0 && p.Type == TypeString {
+	if p.MaxLength > 0 && p.Type == TypeString && p.Pattern == nil {
 		s["maxLength"] = p.MaxLength
 	}
 	if len(p.Enum) > 0 {
 		s["enum"] = p.Enum
 	}
-	if p.Pattern != nil {
-		s["pattern"] = p.Pattern.String()
-	}
+	// Pattern stays server-side: the error text explains it in words, and
+	// every byte of schema is paid for in every agent session.
 	return s
 }
 

@@ -13,29 +13,29 @@ const nameHint = "letters, digits, '-', '_' and '.' only"
 
 // Owner is the repository owner (user or organisation).
 func Owner() Param {
-	return Str("owner", "Owner of the repository: a user or organisation name", Required(),
+	return Str("owner", "Repository owner: a user or organisation", Required(),
 		MaxLen(100), Match(namePattern, nameHint))
 }
 
 // Repo is the repository name.
 func Repo() Param {
-	return Str("repo", "Repository name, without the owner", Required(),
+	return Str("repo", "Repository name", Required(),
 		MaxLen(100), Match(namePattern, nameHint))
 }
 
 // Index is an issue or pull request number.
 func Index() Param {
-	return Int("index", "Issue or pull request number in the repository (the N of #N)", Required(), AtLeast(1))
+	return Int("index", "Issue or pull request number (#N)", Required(), AtLeast(1))
 }
 
 // Page is the 1-based page of a list.
 func Page() Param {
-	return Int("page", "Page of results, starting at 1", Default(1), Range(1, 100000))
+	return Int("page", "Page number, from 1", Default(1), AtLeast(1))
 }
 
 // Limit is the page size of a list.
 func Limit() Param {
-	return Int("limit", "Results per page (1-50)", Default(20), Range(1, 50))
+	return Int("limit", "Page size", Default(20), Range(1, 50))
 }
 
 // State filters issues and pull requests by state.
