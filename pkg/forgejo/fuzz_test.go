@@ -1,0 +1,68 @@
+package forgejo_test
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
+)
+
+// segmentOK mirrors Path's contract in the plainest terms, so the fuzzer
+// checks the implementation against the specification.
+func segmentOK(s string) bool {
+	if s == "" || s == "." || s == ".." || len(s) > forgejo.MaxSegmentBytes || !utf8.ValidString(s) {
+		return false
+	}
+	for _, r := range s {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) {
+			return false
+		}
+	}
+	return true
+}
+
+// FuzzPath: whatever owner, repo and ref are, Path either refuses them as
+// its contract says or builds a route that stays under
+// /repos/{owner}/{repo}/git/refs/{ref} with each value as one segment.
+func FuzzPath(f *testing.F) {
+	for _, s := range []string{"o", "..", ".", "", "%2e%2e", "a/b", "a?b", "a#b", "a\x00b", "\xff", "..%2f", "é", `..\`} {
+		f.Add(s, "r", "main")
+		f.Add("o", s, "main")
+		f.Add("o", "r", s)
+	}
+	f.Fuzz(func(t *testing.T, owner, repo, ref string) {
+		segments := []string{"repos", owner, repo, "git", "refs", ref}
+		route, err := forgejo.Path(segments...)
+		want := segmentOK(owner) && segmentOK(repo) && segmentOK(ref)
+		if (err == nil) != want {
+			t.Fatalf("Path(%q, %q, %q): err=%v, want ok=%v", owner, repo, ref, err, want)
+		}
+		if err == nil {
+			assertUnder(t, route, segments)
+		}
+	})
+}
+
+// FuzzFilePath: a file path is refused, or every one of its parts becomes
+// one segment under the contents route, in order.
+func FuzzFilePath(f *testing.F) {
+	for _, s := range []string{"a.md", "docs/a.md", "../x", "a/../b", "a//b", "/a", "a/", "./a", "%2e%2e/x", "a?b#c", "a\x00", "..."} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, file string) {
+		prefix := []string{"repos", "o", "r", "contents"}
+		route, err := forgejo.FilePath(prefix, file)
+		parts := strings.Split(file, "/")
+		want := len(file) <= forgejo.MaxFilePathBytes
+		for _, p := range parts {
+			want = want && segmentOK(p)
+		}
+		if (err == nil) != want {
+			t.Fatalf("FilePath(%q): err=%v, want ok=%v", file, err, want)
+		}
+		if err == nil {
+			assertUnder(t, route, append(prefix, parts...))
+		}
+	})
+}

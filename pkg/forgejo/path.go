@@ -1,0 +1,118 @@
+package forgejo
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+	"unicode/utf8"
+)
+
+// Bounds of values that become API route segments. No forge name comes
+// close; the bounds only stop a hostile argument from making a URL that
+// proxies refuse or log in full.
+const (
+	MaxSegmentBytes  = 1024
+	MaxFilePathBytes = 4096
+)
+
+// PathError is an argument that cannot be part of an API route. Its text
+// names the value's role and what is wrong, for the agent to correct.
+type PathError struct {
+	Value  string // clipped for display
+	Reason string
+}
+
+func (e *PathError) Error() string {
+	return fmt.Sprintf("%q cannot be used in a forge API path: %s", e.Value, e.Reason)
+}
+
+// Path builds an API route (relative to /api/v1) from segments, escaping
+// each one so that no argument can change the route: '/', '?', '#', '%' and
+// every other reserved byte are percent-encoded, so "a/b" stays one segment
+// and "%2e%2e" reaches the forge as the literal name "%2e%2e". Empty, "."
+// and ".." segments are refused rather than escaped, because a server or
+// proxy that normalises the path would resolve them and land on another
+// endpoint; so are control characters, invalid UTF-8 and over-long values.
+//
+//	Path("repos", owner, repo, "issues", strconv.FormatInt(index, 10))
+//	→ "/repos/o/r/issues/3"
+//
+// Handlers use it (or FilePath) for every raw route; they never concatenate
+// arguments into a URL themselves.
+func Path(segments ...string) (string, error) {
+	var b strings.Builder
+	for _, s := range segments {
+		if reason := segmentProblem(s); reason != "" {
+			return "", &PathError{Value: clipValue(s), Reason: reason}
+		}
+		b.WriteByte('/')
+		b.WriteString(url.PathEscape(s))
+	}
+	return b.String(), nil
+}
+
+// FilePath is Path whose last part is a slash-separated path inside a
+// repository: a file path, or a branch or tag name that contains slashes.
+// Its slashes are kept as route separators and each of its segments is
+// checked and escaped as in Path, so "docs/a b.md" becomes "docs/a%20b.md"
+// while "../x", "a//b", "./a" and "a/" are refused: none of them names a
+// file, and dot segments would climb out of the route.
+//
+//	FilePath([]string{"repos", owner, repo, "contents"}, "docs/README.md")
+//	→ "/repos/o/r/contents/docs/README.md"
+func FilePath(prefix []string, file string) (string, error) {
+	head, err := Path(prefix...)
+	if err != nil {
+		return "", err
+	}
+	if len(file) > MaxFilePathBytes {
+		return "", &PathError{Value: clipValue(file), Reason: fmt.Sprintf("a path is at most %d bytes, got %d", MaxFilePathBytes, len(file))}
+	}
+	if file == "" {
+		return "", &PathError{Value: file, Reason: "the path is empty"}
+	}
+	if strings.HasPrefix(file, "/") {
+		return "", &PathError{Value: clipValue(file), Reason: "give the path relative to the repository root, without a leading '/'"}
+	}
+	var b strings.Builder
+	b.WriteString(head)
+	for _, s := range strings.Split(file, "/") {
+		if reason := segmentProblem(s); reason != "" {
+			return "", &PathError{Value: clipValue(file), Reason: fmt.Sprintf("its part %q: %s", clipValue(s), reason)}
+		}
+		b.WriteByte('/')
+		b.WriteString(url.PathEscape(s))
+	}
+	return b.String(), nil
+}
+
+// segmentProblem says why s cannot be one route segment, or "".
+func segmentProblem(s string) string {
+	switch {
+	case s == "":
+		return "it is empty"
+	case s == "." || s == "..":
+		return "'.' and '..' are not names"
+	case len(s) > MaxSegmentBytes:
+		return fmt.Sprintf("it is %d bytes long; at most %d are allowed", len(s), MaxSegmentBytes)
+	case !utf8.ValidString(s):
+		return "it is not valid UTF-8"
+	}
+	for _, r := range s {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) {
+			return "it contains a control character"
+		}
+	}
+	return ""
+}
+
+func clipValue(s string) string {
+	if len(s) <= 64 {
+		return s
+	}
+	cut := 64
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
