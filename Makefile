@@ -1,0 +1,37 @@
+# forgejo-mcp: build, run, test. `make test` is what CI runs (.ci/run).
+GO ?= go
+BIN ?= forgejo-mcp
+
+.PHONY: build run test check docs lint clean
+
+build:
+	$(GO) build -o $(BIN) .
+
+# Serve MCP on stdio against $FORGEJO_URL, or, when it is unset, against a
+# local test forge started for the occasion (and stopped afterwards).
+run: build
+	@if [ -n "$$FORGEJO_URL" ]; then \
+		exec ./$(BIN); \
+	else \
+		echo "FORGEJO_URL is not set: starting a local test forge on 127.0.0.1 (first build takes ~5 min)" >&2; \
+		scripts/test-forge run -- sh -c 'FORGEJO_URL="$$FORGEJO_TEST_URL" FORGEJO_ACCESS_TOKEN="$$FORGEJO_TEST_TOKEN" exec ./$(BIN)'; \
+	fi
+
+# The whole suite against a fresh live forge: live tests fail, never skip.
+test:
+	scripts/test-forge run -- scripts/check
+
+# The checks alone, against the forge named by FORGEJO_TEST_* (set by
+# scripts/test-forge).
+check:
+	scripts/check
+
+docs:
+	$(GO) run ./cmd/gendocs
+
+lint:
+	@test -z "$$(gofmt -l .)" || { gofmt -l .; echo "gofmt: the files above need formatting"; exit 1; }
+	$(GO) vet ./...
+
+clean:
+	rm -f $(BIN)
