@@ -3,6 +3,7 @@
 package operation
 
 import (
+	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/attachment"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/issue"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/repo"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/user"
@@ -18,6 +19,7 @@ func All() []tool.Def {
 		user.Tools(),
 		repo.Tools(),
 		issue.Tools(),
+		attachment.Tools(),
 	} {
 		all = append(all, tools...)
 	}

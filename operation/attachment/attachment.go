@@ -1,0 +1,212 @@
+// Package attachment has the tools for files attached to issues and issue
+// comments: list, get, download, upload, rename and delete, twelve tools in
+// two sets of six. forgejo-sdk has no calls for these routes, so every
+// request goes through pkg/forgejo's raw HTTP helpers (DoJSON, DoMultipart,
+// DoRaw); this package never builds an HTTP request itself.
+//
+// The motivating case: a user attaches a PDF or a screenshot to an issue in
+// the web UI. GET of the issue does not show it; these tools let an agent
+// find it, read it (a screenshot arrives as an image a vision model sees),
+// and manage attachments in turn. docs/attachments.md has the details.
+package attachment
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
+)
+
+const toolset = "attachment"
+
+// MaxInlineDownloadBytes is the largest file a download returns inline, and
+// the largest window of a ranged download. Every byte lands in the agent's
+// context as base64 (a third more), so the cap keeps one call from flooding
+// it; larger files are read in windows (offset, max_bytes).
+const MaxInlineDownloadBytes = 1 << 20
+
+// maxSkipBytes bounds what a ranged download reads and throws away when the
+// forge ignores Range requests (Gitea and Forgejo honour them; a proxy in
+// front might not). The shared HTTP client's response limit also applies.
+const maxSkipBytes = 64 << 20
+
+// uploadField is the multipart field the forge reads an attachment from;
+// any other name makes Gitea answer 500.
+const uploadField = "attachment"
+
+// scope is what differs between the issue and the comment tools: the
+// parent's id parameter, its route and the words in messages.
+type scope struct {
+	noun    string // in tool names: "issue" or "comment"
+	what    string // in descriptions: "an issue or pull request", "an issue comment"
+	idParam tool.Param
+	// parent is the route of the attachments' parent, as segments for
+	// forgejo.Path; its attachments are below it at "assets".
+	parent func(a tool.Args) []string
+	// subject names the parent in messages: "issue o/r#3".
+	subject func(a tool.Args) string
+}
+
+var issueScope = scope{
+	noun: "issue", what: "an issue or pull request",
+	idParam: tool.Index(),
+	parent: func(a tool.Args) []string {
+		return []string{"repos", a.String("owner"), a.String("repo"), "issues", strconv.FormatInt(a.Int("index"), 10)}
+	},
+	subject: func(a tool.Args) string {
+		return fmt.Sprintf("issue %s/%s#%d", a.String("owner"), a.String("repo"), a.Int("index"))
+	},
+}
+
+var commentScope = scope{
+	noun: "comment", what: "an issue comment",
+	idParam: tool.Int("comment_id", "ID of the issue comment (the id of list_issue_comments), not the issue number",
+		tool.Required(), tool.AtLeast(1)),
+	parent: func(a tool.Args) []string {
+		return []string{"repos", a.String("owner"), a.String("repo"), "issues", "comments", strconv.FormatInt(a.Int("comment_id"), 10)}
+	},
+	subject: func(a tool.Args) string {
+		return fmt.Sprintf("comment %d in %s/%s", a.Int("comment_id"), a.String("owner"), a.String("repo"))
+	},
+}
+
+// route is the API path of the parent followed by more segments, every
+// one escaped by forgejo.Path: handlers never splice arguments into a URL.
+func (s scope) route(a tool.Args, more ...string) (string, error) {
+	return forgejo.Path(slices.Concat(s.parent(a), more)...)
+}
+
+// assets is the route of the parent's attachment collection.
+func (s scope) assets(a tool.Args) (string, error) { return s.route(a, "assets") }
+
+// attachment is the route of the one attachment the arguments name.
+func (s scope) attachment(a tool.Args) (string, error) {
+	return s.route(a, "assets", strconv.FormatInt(a.Int("attachment_id"), 10))
+}
+
+// Tools returns the attachment toolset: six issue tools, then their six
+// comment twins.
+func Tools() []tool.Def {
+	return append(issueScope.tools(), commentScope.tools()...)
+}
+
+func (s scope) name(verb string) string {
+	if verb == "list" {
+		return "list_" + s.noun + "_attachments"
+	}
+	return verb + "_" + s.noun + "_attachment"
+}
+
+func (s scope) tools() []tool.Def {
+	attachmentID := tool.Int("attachment_id", fmt.Sprintf("Attachment ID (the id field of %s)", s.name("list")),
+		tool.Required(), tool.AtLeast(1))
+	base := []tool.Param{tool.Owner(), tool.Repo(), s.idParam}
+	// slices.Concat always copies: the definitions must not share arrays.
+	withID := slices.Concat(base, []tool.Param{attachmentID})
+	return []tool.Def{
+		{
+			Name: s.name("list"), Toolset: toolset,
+			Description: fmt.Sprintf("List the files attached to %s (id, name, size, browser_download_url); "+
+				"getting the %s does not show them", s.what, s.noun),
+			Params: base, Annotations: tool.Read(), Handler: s.list,
+		},
+		{
+			Name: s.name("get"), Toolset: toolset,
+			Description: fmt.Sprintf("Get the metadata of one file attached to %s (not its bytes: see %s)", s.what, s.name("download")),
+			Params:      withID, Annotations: tool.Read(), Handler: s.get,
+		},
+		{
+			Name: s.name("download"), Toolset: toolset,
+			Description: fmt.Sprintf("Download a file attached to %s: its metadata, and its bytes as a blob up to 1 MiB "+
+				"(also as an image for PNG, JPEG, GIF, WebP). For larger files pass offset (and max_bytes) and follow next_offset", s.what),
+			Params: slices.Concat(withID, []tool.Param{
+				tool.Int("offset", "First byte of the window to return; giving offset or max_bytes returns a window "+
+					"even of a file over 1 MiB", tool.AtLeast(0)),
+				tool.Int("max_bytes", "Largest window to return, in bytes (default and at most 1048576)",
+					tool.Range(1, MaxInlineDownloadBytes))}),
+			Annotations: tool.Read(), Handler: s.download,
+		},
+		{
+			Name: s.name("create"), Toolset: toolset,
+			Description: fmt.Sprintf("Attach a file to %s; content is the file base64-encoded "+
+				"(the server's upload limit is 10 MiB unless configured otherwise)", s.what),
+			Params: slices.Concat(base, []tool.Param{
+				tool.Str("content", "The file's bytes, base64-encoded (RFC 4648)", tool.Required(), tool.Secret()),
+				tool.Str("filename", `Name of the attached file, e.g. "requirements.pdf"`, tool.Required(), tool.MaxLen(255)),
+				tool.Str("mime_type", "MIME type of the file, e.g. application/pdf (optional: inferred from the "+
+					"filename, else from the content)", tool.MaxLen(255))}),
+			Annotations: tool.Write(false), Handler: s.create, CLIFile: "content", LargeArgs: true,
+		},
+		{
+			Name: s.name("edit"), Toolset: toolset,
+			Description: fmt.Sprintf("Rename a file attached to %s", s.what),
+			Params: slices.Concat(withID, []tool.Param{tool.Str("name", `New name for the attachment, e.g. "requirements-v2.pdf"`,
+				tool.Required(), tool.MaxLen(255))}),
+			Annotations: tool.Write(true), Handler: s.edit,
+		},
+		{
+			Name: s.name("delete"), Toolset: toolset,
+			Description: fmt.Sprintf("Delete a file attached to %s, for good", s.what),
+			Params:      withID, Annotations: tool.Destroy(true), Handler: s.delete,
+		},
+	}
+}
+
+// fail phrases a failed attachment call for the agent. A 404 is ambiguous
+// (repository, parent or attachment) and the forge's body does not say
+// which, so the parents are probed, in order, to name what is missing.
+func (s scope) fail(ctx context.Context, c *forgejo.Client, a tool.Args, err error, verb string) error {
+	subject := s.subject(a)
+	if !forgejo.IsNotFound(err) {
+		return forgejo.Relabel(err, verb, subject)
+	}
+	repo := fmt.Sprintf("repository %s/%s", a.String("owner"), a.String("repo"))
+	for _, probe := range []struct {
+		segments []string
+		subject  string
+	}{{[]string{"repos", a.String("owner"), a.String("repo")}, repo}, {s.parent(a), subject}} {
+		route, perr := forgejo.Path(probe.segments...)
+		if perr != nil {
+			return forgejo.Relabel(err, verb, subject)
+		}
+		switch perr = c.DoJSON(ctx, http.MethodGet, route, nil, nil, nil); {
+		case forgejo.IsNotFound(perr):
+			return forgejo.Relabel(perr, verb, probe.subject)
+		case perr != nil:
+			// The probe failed otherwise (a 401, the forge down): say
+			// what the call itself got.
+			return forgejo.Relabel(err, verb, subject)
+		}
+	}
+	if id := a.Int("attachment_id"); id > 0 {
+		return fmt.Errorf("attachment %d not found on %s (404); %s lists the attachments it has", id, subject, s.name("list"))
+	}
+	return fmt.Errorf("%s %s: the forge answered 404 although the %s exists; attachments may be disabled on this forge", verb, subject, s.noun)
+}
+
+// checkName refuses a file name the forge would store badly or that would
+// read as a path: empty, a path, control characters.
+func checkName(param, name string) error {
+	switch {
+	case strings.TrimSpace(name) == "":
+		return fmt.Errorf("%s is empty: give the file a name such as report.pdf", param)
+	case strings.ContainsAny(name, `/\`):
+		return fmt.Errorf("%s %q must be a plain file name, without / or \\", param, name)
+	case name == "." || name == "..":
+		return fmt.Errorf("%s %q is not a file name", param, name)
+	case strings.IndexFunc(name, unicode.IsControl) >= 0:
+		return fmt.Errorf("%s must not contain control characters (such as line breaks)", param)
+	}
+	return nil
+}
+
+// errNoDownloadURL is returned when the forge offers no URL on its own
+// origin and no UUID to build one from.
+var errNoDownloadURL = errors.New("the forge gave no download URL on its own origin and no UUID to build one")

@@ -1,0 +1,213 @@
+package attachment_test
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+
+	sdk "codeberg.org/mvdkleijn/forgejo-sdk/forgejo/v3"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/attachment"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/fakeforge"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
+)
+
+func TestToolDefinitions(t *testing.T) {
+	defs := attachment.Tools()
+	require.Len(t, defs, 12)
+	want := map[string]struct {
+		kind   string
+		params string
+	}{
+		"list_%s_attachments":    {"read-only", "owner repo ID"},
+		"get_%s_attachment":      {"read-only", "owner repo ID attachment_id"},
+		"download_%s_attachment": {"read-only", "owner repo ID attachment_id offset max_bytes"},
+		"create_%s_attachment":   {"write", "owner repo ID content filename mime_type"},
+		"edit_%s_attachment":     {"write, idempotent", "owner repo ID attachment_id name"},
+		"delete_%s_attachment":   {"destructive, idempotent", "owner repo ID attachment_id"},
+	}
+	for _, scope := range []struct{ noun, id string }{{"issue", "index"}, {"comment", "comment_id"}} {
+		for pattern, w := range want {
+			name := strings.Replace(pattern, "%s", scope.noun, 1)
+			t.Run(name, func(t *testing.T) {
+				d, ok := tool.Find(defs, name)
+				require.True(t, ok)
+				assert.Equal(t, "attachment", d.Toolset)
+				assert.Equal(t, w.kind, tool.AnnotationSummary(d.Annotations))
+				assert.Equal(t, strings.Replace(w.params, "ID", scope.id, 1), strings.Join(d.ParamNames(), " "))
+				isCreate := strings.HasPrefix(name, "create_")
+				assert.Equal(t, isCreate, d.CLIFile == "content", "--file fills content")
+				assert.Equal(t, isCreate, d.LargeArgs)
+			})
+		}
+	}
+}
+
+func TestListAndGet(t *testing.T) {
+	f := newForge(t)
+	pdf := f.add("issue/3", "spec.pdf", makePDF(t, "spec", 1000))
+	f.add("comment/7", "log.txt", []byte("log line\n"))
+	tests := []struct {
+		name    string
+		tool    string
+		args    map[string]any
+		isError bool
+		want    string
+	}{
+		{"list issue", "list_issue_attachments", args("index", 3), false, `"name":"spec.pdf"`},
+		{"list comment", "list_comment_attachments", args("comment_id", 7), false, `"name":"log.txt"`},
+		{"zero attachments is []", "list_issue_attachments", args("index", 4), false, `[]`},
+		{"zero on a comment is []", "list_comment_attachments", args("comment_id", 8), false, `[]`},
+		{"get", "get_issue_attachment", args("index", 3, "attachment_id", pdf.ID), false, `"browser_download_url":"` + pdf.DownloadURL + `"`},
+		{"missing issue", "list_issue_attachments", args("index", 99), true,
+			"issue o/r#99 not found (404): it does not exist or this token cannot see it"},
+		{"missing repository", "list_issue_attachments", map[string]any{"owner": "o", "repo": "gone", "index": 3}, true,
+			"repository o/gone not found (404)"},
+		{"missing comment", "list_comment_attachments", args("comment_id", 99), true, "comment 99 in o/r not found (404)"},
+		{"missing attachment", "get_issue_attachment", args("index", 3, "attachment_id", 99), true,
+			"attachment 99 not found on issue o/r#3 (404); list_issue_attachments lists the attachments it has"},
+		{"attachment of another parent", "get_comment_attachment", args("comment_id", 7, "attachment_id", pdf.ID), true,
+			"not found on comment 7 in o/r"},
+		{"negative index never reaches the forge", "list_issue_attachments", args("index", -1), true, `argument "index" must be at least 1`},
+		{"non-numeric id", "get_issue_attachment", args("index", 3, "attachment_id", "abc"), true, `argument "attachment_id" must be a whole number`},
+		{"bad owner", "list_issue_attachments", map[string]any{"owner": "../x", "repo": "r", "index": 3}, true, `argument "owner"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := f.call(t, tt.tool, tt.args)
+			assert.Equal(t, tt.isError, res.IsError, textOf(t, res))
+			if tt.want == "[]" {
+				assert.Equal(t, "[]", textOf(t, res))
+				return
+			}
+			assert.Contains(t, textOf(t, res), tt.want)
+		})
+	}
+}
+
+// TestNotFoundWithForgejoBody: Forgejo sends {"message":…} where Gitea
+// sends null; both must read the same way.
+func TestNotFoundWithForgejoBody(t *testing.T) {
+	f := fakeforge.New(t)
+	f.JSON("GET /api/v1/repos/o/r", 200, map[string]any{})
+	f.JSON("GET /api/v1/repos/o/r/issues/5/assets", 404, map[string]string{"message": "The target couldn't be found."})
+	f.JSON("GET /api/v1/repos/o/r/issues/5", 404, map[string]string{"message": "The target couldn't be found."})
+	d, _ := tool.Find(attachment.Tools(), "list_issue_attachments")
+	res := (&tool.Runner{Client: clientOf(f)}).Call(t.Context(), d, args("index", 5))
+	require.True(t, res.IsError)
+	assert.Contains(t, textOf(t, res), "issue o/r#5 not found (404): it does not exist or this token cannot see it: The target couldn't be found.")
+}
+
+func TestAuthFailuresAreDistinct(t *testing.T) {
+	for _, tt := range []struct {
+		status int
+		want   string
+	}{
+		{401, "the forge rejected the token (401 Unauthorized)"},
+		{403, "permission denied (403): token does not have at least one of required scope(s): [write:issue]"},
+	} {
+		f := fakeforge.New(t)
+		f.JSON("POST /api/v1/repos/o/r/issues/3/assets", tt.status, map[string]string{"message": "token does not have at least one of required scope(s): [write:issue]"})
+		d, _ := tool.Find(attachment.Tools(), "create_issue_attachment")
+		res := (&tool.Runner{Client: clientOf(f)}).Call(t.Context(), d,
+			args("index", 3, "filename", "a.txt", "content", base64.StdEncoding.EncodeToString([]byte("hi"))))
+		require.True(t, res.IsError)
+		assert.Contains(t, textOf(t, res), "attach a.txt to issue o/r#3: "+tt.want)
+		assert.NotContains(t, textOf(t, res), fakeforge.Token)
+	}
+}
+
+func TestCreate(t *testing.T) {
+	pdf := makePDF(t, "upload", 2000)
+	pngData := makePNG(t, 4, 4)
+	b64 := base64.StdEncoding.EncodeToString
+	tests := []struct {
+		name     string
+		tool     string
+		args     map[string]any
+		maxBytes int64
+		wantMIME string // the part's Content-Type
+		wantData []byte
+		errText  string // set: an isError result and nothing sent
+	}{
+		{"pdf by extension", "create_issue_attachment", args("index", 3, "filename", "spec.pdf", "content", b64(pdf)), 0, "application/pdf", pdf, ""},
+		{"png by its bytes", "create_issue_attachment", args("index", 3, "filename", "screenshot", "content", b64(pngData)), 0, "image/png", pngData, ""},
+		{"text by its bytes", "create_comment_attachment", args("comment_id", 7, "filename", "notes", "content", b64([]byte("plain words\n"))), 0, "text/plain; charset=utf-8", []byte("plain words\n"), ""},
+		{"explicit type wins", "create_issue_attachment", args("index", 3, "filename", "data.bin", "content", b64(pdf), "mime_type", "Application/PDF"), 0, "application/pdf", pdf, ""},
+		{"unicode name", "create_issue_attachment", args("index", 3, "filename", "Übersicht März.pdf", "content", b64(pdf)), 0, "application/pdf", pdf, ""},
+		{"exactly the limit", "create_issue_attachment", args("index", 3, "filename", "s.pdf", "content", b64(pdf)), int64(len(pdf)), "application/pdf", pdf, ""},
+		{"over the limit", "create_issue_attachment", args("index", 3, "filename", "s.pdf", "content", b64(pdf)), int64(len(pdf)) - 1, "", nil, "the upload limit is 1999 bytes (the server's --max-upload-bytes)"},
+		{"bad base64", "create_issue_attachment", args("index", 3, "filename", "s.pdf", "content", "not base64!"), 0, "", nil, "content is not valid base64"},
+		{"empty file", "create_issue_attachment", args("index", 3, "filename", "s.pdf", "content", ""), 0, "", nil, `argument "content" must not be empty`},
+		{"only padding", "create_issue_attachment", args("index", 3, "filename", "s.pdf", "content", "===="), 0, "", nil, "not valid base64"},
+		{"missing filename", "create_issue_attachment", args("index", 3, "content", b64(pdf)), 0, "", nil, `missing required argument "filename"`},
+		{"blank filename", "create_issue_attachment", args("index", 3, "filename", "  ", "content", b64(pdf)), 0, "", nil, `argument "filename" must not be empty`},
+		{"path as filename", "create_issue_attachment", args("index", 3, "filename", "../etc/passwd", "content", b64(pdf)), 0, "", nil, "must be a plain file name"},
+		{"line break in filename", "create_issue_attachment", args("index", 3, "filename", "a\nb.pdf", "content", b64(pdf)), 0, "", nil, "control characters"},
+		{"bad mime type", "create_issue_attachment", args("index", 3, "filename", "a.pdf", "content", b64(pdf), "mime_type", "pdf"), 0, "", nil, `mime_type "pdf" is not a MIME type`},
+		{"negative comment id", "create_comment_attachment", args("comment_id", -7, "filename", "a.pdf", "content", b64(pdf)), 0, "", nil, `argument "comment_id" must be at least 1`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newForge(t)
+			c := f.Client()
+			if tt.maxBytes > 0 {
+				c = c.WithMaxUpload(tt.maxBytes)
+			}
+			res := f.callWith(t, c, tt.tool, tt.args)
+			up, sent := f.lastUpload()
+			if tt.errText != "" {
+				require.True(t, res.IsError)
+				assert.Contains(t, textOf(t, res), tt.errText)
+				assert.False(t, sent, "nothing reached the forge")
+				assert.Empty(t, f.Requests())
+				return
+			}
+			require.False(t, res.IsError, textOf(t, res))
+			require.True(t, sent)
+			assert.Equal(t, "attachment", up.Field)
+			assert.Equal(t, tt.args["filename"], up.Filename)
+			assert.Equal(t, tt.args["filename"], up.Name, "?name= carries the exact name")
+			assert.Equal(t, tt.wantMIME, up.ContentType)
+			assert.Equal(t, tt.wantData, up.Data)
+			var got sdk.Attachment
+			require.NoError(t, json.Unmarshal([]byte(textOf(t, res)), &got))
+			assert.Equal(t, tt.args["filename"], got.Name)
+			assert.Equal(t, int64(len(tt.wantData)), got.Size)
+		})
+	}
+}
+
+func TestEditAndDelete(t *testing.T) {
+	f := newForge(t)
+	a := f.add("comment/7", "old.txt", []byte("x"))
+	res := f.call(t, "edit_comment_attachment", args("comment_id", 7, "attachment_id", a.ID, "name", "new.txt"))
+	require.False(t, res.IsError, textOf(t, res))
+	assert.Contains(t, textOf(t, res), `"name":"new.txt"`, "a 201 answer is success")
+	last := f.Requests()[len(f.Requests())-1]
+	assert.Equal(t, http.MethodPatch, last.Method)
+	assert.JSONEq(t, `{"name":"new.txt"}`, string(last.Body))
+
+	for _, tt := range []struct {
+		name, tool string
+		args       map[string]any
+		isError    bool
+		want       string
+	}{
+		{"rename to a path", "edit_comment_attachment", args("comment_id", 7, "attachment_id", a.ID, "name", "a/b"), true, "must be a plain file name"},
+		{"rename a missing one", "edit_issue_attachment", args("index", 3, "attachment_id", 42, "name", "x"), true, "attachment 42 not found on issue o/r#3"},
+		{"delete", "delete_comment_attachment", args("comment_id", 7, "attachment_id", a.ID), false, `{"deleted":true,"id":` + itoa(a.ID) + `}`},
+		{"delete again", "delete_comment_attachment", args("comment_id", 7, "attachment_id", a.ID), true, "attachment " + itoa(a.ID) + " not found on comment 7 in o/r"},
+		{"list after delete", "list_comment_attachments", args("comment_id", 7), false, "[]"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			res := f.call(t, tt.tool, tt.args)
+			assert.Equal(t, tt.isError, res.IsError)
+			assert.Contains(t, textOf(t, res), tt.want)
+		})
+	}
+}

@@ -1,0 +1,179 @@
+package attachment_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/attachment"
+)
+
+// downloadText is the text part of a download result.
+type downloadText struct {
+	Attachment struct {
+		ID          int64  `json:"id"`
+		Name        string `json:"name"`
+		Size        int64  `json:"size"`
+		DownloadURL string `json:"browser_download_url"`
+	} `json:"attachment"`
+	Inline     bool   `json:"inline"`
+	MIMEType   string `json:"mime_type"`
+	Bytes      int    `json:"bytes"`
+	SHA256     string `json:"sha256"`
+	Offset     *int64 `json:"offset"`
+	Total      int64  `json:"total"`
+	NextOffset *int64 `json:"next_offset"`
+	Note       string `json:"note"`
+}
+
+func decodeDownload(t *testing.T, s string) downloadText {
+	t.Helper()
+	var d downloadText
+	require.NoError(t, json.Unmarshal([]byte(s), &d), s)
+	return d
+}
+
+func ptr(i int64) *int64 { return &i }
+
+func TestDownload(t *testing.T) {
+	f := newForge(t)
+	pdf := makePDF(t, "small", 200_000)
+	big := randomBytes(1, 3_000_000)
+	shot := makePNG(t, 64, 32)
+	capPDF := makePDF(t, "cap", attachment.MaxInlineDownloadBytes)
+	pdfA := f.add("issue/3", "small.pdf", pdf)
+	bigA := f.add("issue/3", "big.bin", big)
+	pngA := f.add("comment/7", "screenshot.png", shot)
+	fakePNG := f.add("issue/3", "fake.png", []byte("not an image at all"))
+	capA := f.add("issue/3", "cap.pdf", capPDF)
+	require.Len(t, capPDF, attachment.MaxInlineDownloadBytes)
+
+	tests := []struct {
+		name       string
+		tool       string
+		args       map[string]any
+		want       []byte // the blob; nil: no blob
+		wantMIME   string
+		image      bool
+		offset     *int64
+		next       *int64
+		errText    string
+		noteSubstr string
+	}{
+		{"small pdf inline", "download_issue_attachment", args("index", 3, "attachment_id", pdfA.ID), pdf, "application/pdf", false, nil, nil, "", ""},
+		{"exactly 1 MiB inline", "download_issue_attachment", args("index", 3, "attachment_id", capA.ID), capPDF, "application/pdf", false, nil, nil, "", ""},
+		{"screenshot is also an image", "download_comment_attachment", args("comment_id", 7, "attachment_id", pngA.ID), shot, "image/png", true, nil, nil, "", ""},
+		{"a .png that is not one is no image", "download_issue_attachment", args("index", 3, "attachment_id", fakePNG.ID), []byte("not an image at all"), "text/plain", false, nil, nil, "", ""},
+		{"over the cap: metadata and URL only", "download_issue_attachment", args("index", 3, "attachment_id", bigA.ID), nil, "", false, nil, nil, "",
+			"over the 1048576-byte inline limit"},
+		{"first window", "download_issue_attachment", args("index", 3, "attachment_id", bigA.ID, "offset", 0), big[:1<<20], "application/octet-stream", false, ptr(0), ptr(1 << 20), "", ""},
+		{"middle window", "download_issue_attachment", args("index", 3, "attachment_id", bigA.ID, "offset", 1000, "max_bytes", 5000), big[1000:6000], "application/octet-stream", false, ptr(1000), ptr(6000), "", ""},
+		{"last window", "download_issue_attachment", args("index", 3, "attachment_id", bigA.ID, "offset", 2_999_000), big[2_999_000:], "application/octet-stream", false, ptr(2_999_000), nil, "", ""},
+		{"whole image as a window is still an image", "download_comment_attachment", args("comment_id", 7, "attachment_id", pngA.ID, "max_bytes", 1<<20), shot, "image/png", true, ptr(0), nil, "", ""},
+		{"part of an image is no image", "download_comment_attachment", args("comment_id", 7, "attachment_id", pngA.ID, "max_bytes", 100), shot[:100], "image/png", false, ptr(0), ptr(100), "", ""},
+		{"offset past the end", "download_issue_attachment", args("index", 3, "attachment_id", bigA.ID, "offset", 3_000_000), nil, "", false, nil, nil, "offset 3000000 is at or past the end", ""},
+		{"window over 1 MiB refused", "download_issue_attachment", args("index", 3, "attachment_id", bigA.ID, "max_bytes", 2<<20), nil, "", false, nil, nil, `argument "max_bytes" must be at most 1048576`, ""},
+		{"negative offset refused", "download_issue_attachment", args("index", 3, "attachment_id", bigA.ID, "offset", -1), nil, "", false, nil, nil, `argument "offset" must be at least 0`, ""},
+		{"missing attachment", "download_issue_attachment", args("index", 3, "attachment_id", 999), nil, "", false, nil, nil, "attachment 999 not found on issue o/r#3", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := f.call(t, tt.tool, tt.args)
+			if tt.errText != "" {
+				require.True(t, res.IsError)
+				assert.Contains(t, textOf(t, res), tt.errText)
+				return
+			}
+			require.False(t, res.IsError, textOf(t, res))
+			d := decodeDownload(t, textOf(t, res))
+			assert.NotEmpty(t, d.Attachment.DownloadURL, "browser_download_url is always there")
+			blob, meta := blobOf(t, res)
+			img, imgType := imageOf(t, res)
+			if tt.want == nil {
+				assert.Nil(t, meta, "no blob")
+				assert.False(t, d.Inline)
+				assert.Contains(t, d.Note, tt.noteSubstr)
+				assert.Len(t, res.Content, 1)
+				return
+			}
+			require.NotNil(t, meta)
+			assert.Equal(t, tt.want, blob)
+			assert.Equal(t, tt.wantMIME, meta.MIMEType)
+			assert.True(t, strings.HasPrefix(meta.URI, d.Attachment.DownloadURL), meta.URI)
+			assert.True(t, d.Inline)
+			assert.Equal(t, len(tt.want), d.Bytes)
+			assert.Equal(t, sum(tt.want), d.SHA256)
+			assert.Equal(t, tt.offset, d.Offset)
+			assert.Equal(t, tt.next, d.NextOffset)
+			if tt.image {
+				assert.Equal(t, tt.want, img)
+				assert.Equal(t, "image/png", imgType)
+			} else {
+				assert.Nil(t, img)
+			}
+		})
+	}
+}
+
+// TestDownloadReassembles reads a 3 MB file window by window, following
+// next_offset, and gets the same bytes.
+func TestDownloadReassembles(t *testing.T) {
+	f := newForge(t)
+	big := randomBytes(2, 3_000_000)
+	a := f.add("issue/3", "big.bin", big)
+	var got []byte
+	offset := int64(0)
+	for calls := 0; calls < 10; calls++ {
+		res := f.call(t, "download_issue_attachment", args("index", 3, "attachment_id", a.ID, "offset", offset))
+		require.False(t, res.IsError, textOf(t, res))
+		blob, _ := blobOf(t, res)
+		got = append(got, blob...)
+		d := decodeDownload(t, textOf(t, res))
+		assert.Equal(t, int64(len(big)), d.Total)
+		if d.NextOffset == nil {
+			break
+		}
+		offset = *d.NextOffset
+	}
+	assert.Equal(t, sum(big), sum(got))
+}
+
+// TestDownloadNeverLeavesTheForge: a browser_download_url on another origin
+// (a misconfigured ROOT_URL, or a hostile answer) is not contacted; the
+// bytes come from the same route on the configured forge.
+func TestDownloadNeverLeavesTheForge(t *testing.T) {
+	var hits atomic.Int32
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { hits.Add(1) }))
+	defer other.Close()
+	f := newForge(t)
+	a := f.add("issue/3", "a.txt", []byte("hello"))
+	a.DownloadURL = other.URL + "/attachments/" + a.UUID
+	res := f.call(t, "download_issue_attachment", args("index", 3, "attachment_id", a.ID))
+	require.False(t, res.IsError, textOf(t, res))
+	blob, meta := blobOf(t, res)
+	assert.Equal(t, "hello", string(blob))
+	assert.Equal(t, f.URL+"/attachments/"+a.UUID, meta.URI)
+	assert.Zero(t, hits.Load())
+
+	a.UUID = "../../admin"
+	res = f.call(t, "download_issue_attachment", args("index", 3, "attachment_id", a.ID))
+	require.True(t, res.IsError)
+	assert.Contains(t, textOf(t, res), "no download URL on its own origin")
+	assert.Zero(t, hits.Load())
+}
+
+// TestDownloadSizeLie: metadata says small, the file is over the cap.
+func TestDownloadSizeLie(t *testing.T) {
+	f := newForge(t)
+	a := f.add("issue/3", "lie.bin", randomBytes(3, 2<<20))
+	a.Size = 10
+	res := f.call(t, "download_issue_attachment", args("index", 3, "attachment_id", a.ID))
+	require.True(t, res.IsError)
+	assert.Contains(t, textOf(t, res), "larger than its metadata says")
+}
