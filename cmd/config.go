@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -13,6 +14,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/stdio"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/version"
 )
@@ -34,8 +36,16 @@ type Config struct {
 	RequestTimeout time.Duration
 	MaxConcurrent  int
 	MaxUploadBytes int64
-	ShowVersion    bool
-	HTTP           HTTPConfig
+	// Bounds of the hardening issue (#4); see docs/hardening.md.
+	MaxFrameBytes      int   // one inbound stdio message; 0 until resolved
+	MaxArgsBytes       int64 // arguments of a tool without LargeArgs
+	MaxResultBytes     int64 // content of one result
+	MaxOutstanding     int   // stdio requests handled at once
+	CAFile             string
+	InsecureSkipVerify bool
+	TLS                *tls.Config // from CAFile/InsecureSkipVerify; nil for Go's defaults
+	ShowVersion        bool
+	HTTP               HTTPConfig
 
 	argvToken string // set only if someone passes --token, to refuse it
 }
@@ -60,6 +70,12 @@ func (c *Config) registerFlags(fs *pflag.FlagSet, env Env) {
 	fs.DurationVar(&c.RequestTimeout, "request-timeout", forgejo.DefaultRequestTimeout, "timeout of one forge HTTP request")
 	fs.IntVar(&c.MaxConcurrent, "max-concurrent", 4, "tool calls running at once; more get a busy error")
 	fs.Int64Var(&c.MaxUploadBytes, "max-upload-bytes", forgejo.DefaultMaxUploadBytes, "largest file an upload tool accepts, checked before sending")
+	fs.IntVar(&c.MaxFrameBytes, "max-frame-bytes", 0, "largest inbound stdio message; a longer one is refused unread (default 16 MiB, raised to fit --max-upload-bytes in base64)")
+	fs.Int64Var(&c.MaxArgsBytes, "max-args-bytes", tool.DefaultMaxArgBytes, "largest arguments of a tool call, as JSON, for tools other than uploads")
+	fs.Int64Var(&c.MaxResultBytes, "max-result-bytes", tool.DefaultMaxResultBytes, "largest result of a tool call; a larger one fails with how to narrow the request")
+	fs.IntVar(&c.MaxOutstanding, "max-outstanding", stdio.DefaultMaxOutstanding, "stdio requests handled at once; more are refused with a JSON-RPC error")
+	fs.StringVar(&c.CAFile, "ca-file", env("FORGEJO_CA_FILE"), "PEM file of CA certificates to trust for the forge, besides the system's (env FORGEJO_CA_FILE)")
+	fs.BoolVar(&c.InsecureSkipVerify, "insecure-skip-verify", false, "DANGEROUS: do not verify the forge's TLS certificate (prefer --ca-file)")
 	fs.BoolVar(&c.ShowVersion, "version", false, "print the version and exit")
 	c.HTTP.registerFlags(fs, env)
 }
@@ -102,6 +118,14 @@ func (c *Config) resolve(env Env, needForge bool) error {
 	if c.CallTimeout <= 0 || c.RequestTimeout <= 0 {
 		return usagef("--call-timeout and --request-timeout must be positive")
 	}
+	if err := c.resolveBounds(); err != nil {
+		return err
+	}
+	tlsConfig, err := forgejo.TLSConfig(c.CAFile, c.InsecureSkipVerify)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	c.TLS = tlsConfig
 	if strings.TrimSpace(c.RawURL) == "" {
 		if needForge {
 			return usagef("no forge configured: set --url or FORGEJO_URL (e.g. https://codeberg.org)")
@@ -131,6 +155,29 @@ func (c *Config) resolve(env Env, needForge bool) error {
 	return nil
 }
 
+// minFrameHeadroom is what a frame needs besides an upload's base64: the
+// JSON-RPC envelope, the tool name and the other arguments.
+const minFrameHeadroom = 1 << 20
+
+// resolveBounds checks the size bounds and sizes the frame limit: unless
+// set, it is stdio.DefaultMaxFrameBytes or, when --max-upload-bytes asks
+// for more, what the largest upload needs in base64 plus headroom; a value
+// set too small for the largest upload is refused, since uploads near the
+// limit would then fail with a protocol error instead of a clear message.
+func (c *Config) resolveBounds() error {
+	if c.MaxArgsBytes <= 0 || c.MaxResultBytes <= 0 || c.MaxOutstanding <= 0 || c.MaxFrameBytes < 0 {
+		return usagef("--max-args-bytes, --max-result-bytes and --max-outstanding must be positive")
+	}
+	need := 4*((c.MaxUploadBytes+2)/3) + minFrameHeadroom
+	switch {
+	case c.MaxFrameBytes == 0:
+		c.MaxFrameBytes = int(max(need, stdio.DefaultMaxFrameBytes))
+	case int64(c.MaxFrameBytes) < need:
+		return usagef("--max-frame-bytes %d cannot carry an upload of --max-upload-bytes %d in base64: it needs at least %d; raise it or lower --max-upload-bytes", c.MaxFrameBytes, c.MaxUploadBytes, need)
+	}
+	return nil
+}
+
 func (c *Config) logLevel() (slog.Level, error) {
 	var l slog.Level
 	if err := l.UnmarshalText([]byte(c.LogLevel)); err != nil {
@@ -150,10 +197,14 @@ func (c *Config) selection() tool.Selection {
 
 // runner builds the call pipeline for one fixed identity.
 func (c *Config) runner(logger *slog.Logger) *tool.Runner {
-	r := &tool.Runner{Timeout: c.CallTimeout, Logger: logger}
+	r := &tool.Runner{Timeout: c.CallTimeout, Logger: logger,
+		MaxArgBytes: c.MaxArgsBytes, MaxLargeArgBytes: int64(c.MaxFrameBytes), MaxResultBytes: c.MaxResultBytes}
 	r.SetMaxConcurrent(c.MaxConcurrent)
+	if c.InsecureSkipVerify {
+		logger.Warn("TLS CERTIFICATE VERIFICATION IS OFF (--insecure-skip-verify): anyone on the path to the forge can read the token and forge every answer; use --ca-file with the forge's CA instead")
+	}
 	if c.URL != nil {
-		hc := forgejo.NewHTTPClient(forgejo.HTTPOptions{BaseURL: c.URL, RequestTimeout: c.RequestTimeout})
+		hc := forgejo.NewHTTPClient(forgejo.HTTPOptions{BaseURL: c.URL, RequestTimeout: c.RequestTimeout, TLS: c.TLS})
 		client := forgejo.NewClient(hc, c.URL, c.Token, c.UserAgent).WithMaxUpload(c.MaxUploadBytes)
 		r.Client = func(context.Context) (*forgejo.Client, error) { return client, nil }
 	}

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log"
 	"log/slog"
 
 	"github.com/mark3labs/mcp-go/server"
@@ -15,6 +14,7 @@ import (
 
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/mcpserver"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/stdio"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/version"
 )
@@ -77,36 +77,21 @@ func Main(ctx context.Context, args []string, std IO, env Env) int {
 	}
 	s := mcpserver.New(defs, cfg.runner(logger))
 	logger.Info("serving MCP on stdio", "forge", cfg.URL.String(), "tools", len(defs), "version", version.Version)
-	if err := serveStdio(ctx, s, std, logger); err != nil {
+	if err := serveStdio(ctx, s, std, &cfg, logger); err != nil {
 		logger.Error("stdio server stopped", "err", err)
 		return ExitToolError
 	}
 	return ExitOK
 }
 
-func serveStdio(ctx context.Context, s *server.MCPServer, std IO, logger *slog.Logger) error {
-	stdio := server.NewStdioServer(s)
-	stdio.SetErrorLogger(log.New(logWriter{logger}, "", 0))
-	err := stdio.Listen(ctx, std.In, std.Out)
-	if err != nil && ctx.Err() != nil {
-		return nil
-	}
-	return err
-}
-
-// logWriter forwards mcp-go's log.Logger lines into slog.
-type logWriter struct{ l *slog.Logger }
-
-func (w logWriter) Write(p []byte) (int, error) {
-	w.l.Warn("mcp", "msg", string(trimNewline(p)))
-	return len(p), nil
-}
-
-func trimNewline(p []byte) []byte {
-	for len(p) > 0 && (p[len(p)-1] == '\n' || p[len(p)-1] == '\r') {
-		p = p[:len(p)-1]
-	}
-	return p
+// serveStdio serves s on the process's standard streams through the
+// project's own bounded stdio front (pkg/stdio) rather than mcp-go's, which
+// reads unbounded lines and replies to cancelled requests.
+func serveStdio(ctx context.Context, s *server.MCPServer, std IO, cfg *Config, logger *slog.Logger) error {
+	return stdio.Serve(ctx, s, std.In, std.Out, stdio.Limits{
+		MaxFrameBytes:  cfg.MaxFrameBytes,
+		MaxOutstanding: cfg.MaxOutstanding,
+	}, logger)
 }
 
 func newLogger(w io.Writer, cfg *Config) *slog.Logger {

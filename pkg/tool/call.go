@@ -2,10 +2,12 @@ package tool
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
 	"runtime/debug"
+	"strings"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -17,15 +19,37 @@ import (
 // stdio and in --cli, the caller's own over HTTP.
 type ClientFunc func(ctx context.Context) (*forgejo.Client, error)
 
+// Default bounds of the call pipeline; cmd exposes each as a flag.
+const (
+	// DefaultMaxArgBytes bounds the arguments of ordinary tools: four times
+	// the largest text parameter (a 64 KiB issue body) leaves room for the
+	// rest of the call, yet refuses a megabytes-long value early.
+	DefaultMaxArgBytes = 256 << 10
+	// DefaultMaxResultBytes bounds what one call returns to the agent.
+	DefaultMaxResultBytes = 8 << 20
+)
+
 // Runner is the call pipeline every tool call goes through, whatever the
-// transport: argument validation, identity, deadline, concurrency bound,
-// panic recovery, error shaping, token redaction and logging.
+// transport: argument bounds and validation, identity, deadline, concurrency
+// bound, panic recovery, error shaping, result bounds, escaping of invisible
+// characters, token redaction and logging.
 type Runner struct {
 	Client ClientFunc
 	// Timeout is each call's deadline; 0 means none.
 	Timeout time.Duration
 	// Logger receives one line per call; nil logs nothing.
 	Logger *slog.Logger
+	// MaxArgBytes bounds the arguments of a tool without LargeArgs,
+	// measured as their JSON size; 0 means none. Checked before parsing so
+	// a huge value is refused without being walked twice.
+	MaxArgBytes int64
+	// MaxLargeArgBytes bounds the arguments of a LargeArgs tool (uploads);
+	// 0 means none (the transport's frame limit still applies).
+	MaxLargeArgBytes int64
+	// MaxResultBytes bounds a result's content; past it the call fails
+	// with a message saying how to narrow it, never a truncated result.
+	// 0 means none.
+	MaxResultBytes int64
 	// sem bounds concurrent calls when set by SetMaxConcurrent.
 	sem chan struct{}
 }
@@ -46,12 +70,19 @@ func (r *Runner) SetMaxConcurrent(n int) {
 func (r *Runner) Call(ctx context.Context, d Def, raw any) *mcp.CallToolResult {
 	start := time.Now()
 	res, client := r.call(ctx, d, raw)
-	if res.IsError {
-		for i, c := range res.Content {
-			if t, ok := c.(mcp.TextContent); ok {
-				t.Text = client.Redact(t.Text)
-				res.Content[i] = t
-			}
+	if !res.IsError {
+		if msg := r.checkResultSize(d, res, "the result"); msg != "" {
+			res = Error(msg)
+		}
+	}
+	// Invisible characters are escaped in every text (forge text reaches
+	// error messages too), then the token is redacted, last, so nothing
+	// after it can reintroduce it.
+	cleanContent(res, client)
+	if !res.IsError {
+		// Escapes lengthen text: what leaves must still fit.
+		if msg := r.checkResultSize(d, res, "the escaped result"); msg != "" {
+			res = Error(msg)
 		}
 	}
 	if r.Logger != nil {
@@ -75,6 +106,9 @@ func (r *Runner) call(ctx context.Context, d Def, raw any) (res *mcp.CallToolRes
 			return Error(fmt.Sprintf("server busy: %d tool calls are already running; retry %s in a moment", cap(r.sem), d.Name)), nil
 		}
 	}
+	if msg := r.checkArgSize(d, raw); msg != "" {
+		return Error(msg), nil
+	}
 	args, err := d.Parse(raw)
 	if err != nil {
 		return Error(err.Error()), nil
@@ -95,7 +129,7 @@ func (r *Runner) call(ctx context.Context, d Def, raw any) (res *mcp.CallToolRes
 	defer func() {
 		if p := recover(); p != nil {
 			if r.Logger != nil {
-				r.Logger.Error("tool panicked", "tool", d.Name, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+				r.Logger.Error("tool panicked", "tool", d.Name, "panic", client.Redact(fmt.Sprint(p)), "stack", string(debug.Stack()))
 			}
 			res = Error(fmt.Sprintf("internal error in %s; this is a bug in forgejo-mcp, please report it", d.Name))
 		}
@@ -110,8 +144,172 @@ func (r *Runner) call(ctx context.Context, d Def, raw any) (res *mcp.CallToolRes
 	return res, client
 }
 
+// checkArgSize returns why raw is too large for d, or "".
+func (r *Runner) checkArgSize(d Def, raw any) string {
+	limit := r.MaxArgBytes
+	if d.LargeArgs {
+		limit = r.MaxLargeArgBytes
+	}
+	if limit <= 0 {
+		return ""
+	}
+	if n := jsonSize(raw, limit); n > limit {
+		return fmt.Sprintf("invalid arguments for %s: they are over this tool's limit of %s (as JSON); shorten the longest value", d.Name, byteSize(limit))
+	}
+	return ""
+}
+
+// checkResultSize returns why res is too large to return, with how to
+// narrow the request, or "".
+func (r *Runner) checkResultSize(d Def, res *mcp.CallToolResult, what string) string {
+	if r.MaxResultBytes <= 0 {
+		return ""
+	}
+	n := resultSize(res)
+	if n <= r.MaxResultBytes {
+		return ""
+	}
+	return fmt.Sprintf("%s: %s is %s, over the output limit of %s, so nothing was returned; %s",
+		d.Name, what, byteSize(n), byteSize(r.MaxResultBytes), narrowHint(d))
+}
+
+// narrowHint tells how to ask d for less, from the parameters it has.
+func narrowHint(d Def) string {
+	var ways []string
+	has := func(names ...string) bool {
+		for _, n := range names {
+			if d.param(n) != nil {
+				return true
+			}
+		}
+		return false
+	}
+	if has("limit") {
+		ways = append(ways, "a smaller limit")
+	}
+	if has("page") {
+		ways = append(ways, "one page at a time")
+	}
+	if has("start_line", "end_line", "line_start", "line_end", "lines") {
+		ways = append(ways, "a line range")
+	}
+	if has("path", "filepath", "file_path") {
+		ways = append(ways, "a single file path rather than a directory")
+	}
+	if len(ways) == 0 {
+		return "narrow the request (fewer or smaller items) and retry"
+	}
+	return "narrow the request: ask for " + strings.Join(ways, ", or ")
+}
+
+// cleanContent escapes invisible characters in, and redacts the token from,
+// every text res carries.
+func cleanContent(res *mcp.CallToolResult, client *forgejo.Client) {
+	clean := func(s string) string { return client.Redact(EscapeInvisible(s)) }
+	for i, c := range res.Content {
+		switch v := c.(type) {
+		case mcp.TextContent:
+			v.Text = clean(v.Text)
+			res.Content[i] = v
+		case *mcp.TextContent:
+			v.Text = clean(v.Text)
+		case mcp.EmbeddedResource:
+			if t, ok := v.Resource.(mcp.TextResourceContents); ok {
+				t.Text = clean(t.Text)
+				v.Resource = t
+				res.Content[i] = v
+			}
+		}
+	}
+}
+
+// resultSize is the bytes res puts on the wire, content by content.
+func resultSize(res *mcp.CallToolResult) int64 {
+	var n int64
+	for _, c := range res.Content {
+		switch v := c.(type) {
+		case mcp.TextContent:
+			n += int64(len(v.Text))
+		case *mcp.TextContent:
+			n += int64(len(v.Text))
+		case mcp.ImageContent:
+			n += int64(len(v.Data))
+		case mcp.AudioContent:
+			n += int64(len(v.Data))
+		case mcp.EmbeddedResource:
+			switch r := v.Resource.(type) {
+			case mcp.TextResourceContents:
+				n += int64(len(r.Text))
+			case mcp.BlobResourceContents:
+				n += int64(len(r.Blob))
+			}
+		}
+	}
+	if res.StructuredContent != nil {
+		if b, err := json.Marshal(res.StructuredContent); err == nil {
+			n += int64(len(b))
+		}
+	}
+	return n
+}
+
+// jsonSize estimates the JSON size of v as decoded from JSON, stopping as
+// soon as it passes limit: escapes are not counted, so it never
+// overestimates a value.
+func jsonSize(v any, limit int64) int64 {
+	switch x := v.(type) {
+	case nil:
+		return 4
+	case string:
+		return int64(len(x)) + 2
+	case bool:
+		return 5
+	case map[string]any:
+		n := int64(2)
+		for k, e := range x {
+			n += int64(len(k)) + 4 + jsonSize(e, limit-n)
+			if n > limit {
+				return n
+			}
+		}
+		return n
+	case []any:
+		n := int64(2)
+		for _, e := range x {
+			n += 1 + jsonSize(e, limit-n)
+			if n > limit {
+				return n
+			}
+		}
+		return n
+	case []string:
+		n := int64(2)
+		for _, e := range x {
+			n += int64(len(e)) + 3
+		}
+		return n
+	}
+	return 8 // numbers
+}
+
+// byteSize formats n for a message: "256 KiB", "8 MiB", "9.4 MiB".
+func byteSize(n int64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
 // describe adds what only the pipeline knows to an error: that the call's
-// own deadline ran out, or that the client cancelled it.
+// own deadline ran out, or that the call was cancelled (by the client or by
+// the server shutting down, which context.Cause tells apart).
 func describe(ctx context.Context, d Def, err error, timeout time.Duration) string {
 	var fe *forgejo.Error
 	if errors.As(err, &fe) {
@@ -119,6 +317,9 @@ func describe(ctx context.Context, d Def, err error, timeout time.Duration) stri
 		case errors.Is(ctx.Err(), context.DeadlineExceeded) && timeout > 0:
 			return fmt.Sprintf("%s: timed out after %s (the call's deadline); narrow the request or retry", fe.Verb+" "+fe.Subject, timeout)
 		case errors.Is(ctx.Err(), context.Canceled):
+			if cause := context.Cause(ctx); cause != nil && !errors.Is(cause, context.Canceled) {
+				return fmt.Sprintf("%s: cancelled (%v)", fe.Verb+" "+fe.Subject, cause)
+			}
 			return fmt.Sprintf("%s: cancelled", fe.Verb+" "+fe.Subject)
 		}
 	}
