@@ -19,6 +19,7 @@ import (
 
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/fakeforge"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/testforge"
 )
 
 var binary string
@@ -153,4 +154,35 @@ func TestToolsListSize(t *testing.T) {
 	require.NoError(t, err)
 	t.Logf("tools/list: %d tools, %d bytes, %d bytes per tool", len(tools), len(b), len(b)/len(tools))
 	assert.Less(t, len(b)/len(tools), 650, "average schema size per tool")
+}
+
+func TestE2ELive(t *testing.T) {
+	f := testforge.Get(t)
+	owner, repo := f.NewRepo(t)
+	env := []string{"FORGEJO_URL=" + f.URL, "FORGEJO_ACCESS_TOKEN=" + f.Token}
+	for _, version := range protocolVersions {
+		t.Run(version, func(t *testing.T) {
+			cs := connect(t, version, env)
+			list, err := cs.ListTools(context.Background(), nil)
+			require.NoError(t, err)
+			assert.Len(t, list.Tools, len(operation.All()))
+
+			res, text := callTool(t, cs, "get_my_user_info", nil)
+			require.False(t, res.IsError, text)
+			assert.Contains(t, text, `"login":"`+f.User+`"`)
+
+			res, text = callTool(t, cs, "create_issue", map[string]any{"owner": owner, "repo": repo, "title": "From " + version})
+			require.False(t, res.IsError, text)
+			var issue struct{ Number int64 }
+			require.NoError(t, json.Unmarshal([]byte(text), &issue))
+
+			res, text = callTool(t, cs, "get_issue_by_index", map[string]any{"owner": owner, "repo": repo, "index": issue.Number})
+			require.False(t, res.IsError, text)
+			assert.Contains(t, text, `"title":"From `+version+`"`)
+
+			res, text = callTool(t, cs, "get_issue_by_index", map[string]any{"owner": owner, "repo": repo, "index": 999})
+			assert.True(t, res.IsError)
+			assert.Equal(t, fmt.Sprintf("issue %s/%s#999 not found (404): it does not exist or this token cannot see it", owner, repo), text)
+		})
+	}
 }

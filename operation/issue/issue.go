@@ -153,7 +153,7 @@ func listIssues(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallT
 		return nil, err
 	}
 	items := tool.Map(list, func(i *sdk.Issue) Issue { return compact(i, false) })
-	return tool.Items(items, page, forgejo.HasMore(resp, len(list), int(limit)))
+	return tool.Items(items, page, forgejo.HasMore(resp, int(page), len(list), int(limit)))
 }
 
 func createIssue(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
@@ -174,7 +174,7 @@ func listComments(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.Cal
 	if err := forgejo.Fail(resp, err, "list comments of", ref(a)); err != nil {
 		return nil, err
 	}
-	return tool.Items(tool.Map(list, compactComment), page, forgejo.HasMore(resp, len(list), int(limit)))
+	return tool.Items(tool.Map(list, compactComment), page, forgejo.HasMore(resp, int(page), len(list), int(limit)))
 }
 
 func createComment(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {

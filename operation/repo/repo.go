@@ -75,7 +75,7 @@ func listMyRepos(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.Call
 	if err := forgejo.Fail(resp, err, "list", "the token user's repositories"); err != nil {
 		return nil, err
 	}
-	return tool.Items(tool.Map(repos, compact), page, forgejo.HasMore(resp, len(repos), int(limit)))
+	return tool.Items(tool.Map(repos, compact), page, forgejo.HasMore(resp, int(page), len(repos), int(limit)))
 }
 
 func createRepo(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {

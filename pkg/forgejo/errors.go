@@ -77,11 +77,20 @@ func Fail(resp *sdk.Response, err error, verb, subject string) error {
 }
 
 func newError(verb, subject string, status int, message string, cause error) *Error {
-	e := &Error{Verb: verb, Subject: subject, Status: status, Message: Sanitize(message, 200)}
+	message = Sanitize(message, 200)
+	if status == http.StatusNotFound && isGenericNotFound(message) {
+		message = "" // says nothing the 404 text does not
+	}
+	e := &Error{Verb: verb, Subject: subject, Status: status, Message: message}
 	if status == 0 || status/100 == 2 {
 		e.Cause = cause
 	}
 	return e
+}
+
+func isGenericNotFound(msg string) bool {
+	m := strings.ToLower(strings.Trim(msg, " .!"))
+	return m == "not found" || m == "the target couldn't be found" || m == "404 not found"
 }
 
 // sdkMessage extracts the forge's own message from an SDK error. The SDK

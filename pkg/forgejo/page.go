@@ -1,16 +1,27 @@
 package forgejo
 
 import (
+	"strconv"
 	"time"
 
 	sdk "codeberg.org/mvdkleijn/forgejo-sdk/forgejo/v3"
 )
 
-// HasMore tells whether a list has a page after this one. The forge's Link
-// header is authoritative; without one, a full page may have a successor.
-func HasMore(resp *sdk.Response, got, limit int) bool {
-	if resp != nil && resp.Response != nil && resp.Header.Get("Link") != "" {
-		return resp.NextPage > 0
+// HasMore tells whether a list has a page after this one (page is 1-based,
+// got the items on it). A rel="next" link says so; otherwise the forge's
+// X-Total-Count decides; without either, a full page may have a successor.
+func HasMore(resp *sdk.Response, page, got, limit int) bool {
+	if resp == nil || resp.Response == nil {
+		return got >= limit
+	}
+	if resp.NextPage > 0 {
+		return true
+	}
+	if total, err := strconv.Atoi(resp.Header.Get("X-Total-Count")); err == nil {
+		return (page-1)*limit+got < total
+	}
+	if resp.Header.Get("Link") != "" {
+		return false
 	}
 	return got >= limit
 }
