@@ -9,7 +9,9 @@ build:
 
 # Serve MCP on stdio against $FORGEJO_URL, or, when it is unset, against a
 # local test forge started for the occasion (and stopped afterwards).
-run: build
+# Silent: stdout belongs to the MCP protocol.
+run:
+	@$(GO) build -o $(BIN) .
 	@if [ -n "$$FORGEJO_URL" ]; then \
 		exec ./$(BIN); \
 	else \
