@@ -2,29 +2,184 @@ package cmd
 
 import (
 	"context"
+	"errors"
 	"log/slog"
+	"net"
+	"net/url"
+	"os"
+	"strings"
+	"time"
 
 	"github.com/spf13/pflag"
 
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/httpserver"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/version"
 )
 
 // HTTPConfig is the configuration of the streamable HTTP transport.
 type HTTPConfig struct {
-	Addr string
+	Addr           string
+	PublicURL      string
+	TLSCert        string
+	TLSKey         string
+	SharedToken    bool
+	AllowedHosts   string
+	AllowedOrigins string
+	OAuthIssuer    string
+	MaxBodyBytes   int64
+	MaxInFlight    int
+
+	publicURL *url.URL // parsed PublicURL, nil when unset
 }
 
 func (h *HTTPConfig) registerFlags(fs *pflag.FlagSet, env Env) {
-	fs.StringVar(&h.Addr, "http-addr", envOr(env, "FORGEJO_MCP_HTTP_ADDR", "127.0.0.1:8080"), "listen address of --transport http")
+	fs.StringVar(&h.Addr, "http-addr", envOr(env, "FORGEJO_MCP_HTTP_ADDR", "127.0.0.1:8080"), "listen address of --transport http (loopback by default; another address must be given explicitly)")
+	fs.StringVar(&h.PublicURL, "public-url", env("FORGEJO_MCP_PUBLIC_URL"), "URL clients reach this server at (scheme, host, optional path prefix; the endpoint is this plus /mcp), needed behind a reverse proxy")
+	fs.StringVar(&h.TLSCert, "tls-cert", env("FORGEJO_MCP_TLS_CERT"), "serve HTTPS with this PEM certificate (chain) file; needs --tls-key")
+	fs.StringVar(&h.TLSKey, "tls-key", env("FORGEJO_MCP_TLS_KEY"), "PEM private key file of --tls-cert")
+	fs.BoolVar(&h.SharedToken, "http-shared-token", env("FORGEJO_MCP_HTTP_SHARED_TOKEN") == "true", "serve HTTP requests without credentials with the server's own token (FORGEJO_ACCESS_TOKEN or --token-file): everyone who can reach the port acts as this user")
+	fs.StringVar(&h.AllowedHosts, "http-allowed-hosts", env("FORGEJO_MCP_HTTP_ALLOWED_HOSTS"), "comma-separated host names accepted in Host and Origin besides loopback names and --public-url's host (DNS-rebinding guard); * accepts any")
+	fs.StringVar(&h.AllowedOrigins, "http-allowed-origins", env("FORGEJO_MCP_HTTP_ALLOWED_ORIGINS"), "comma-separated extra origins (https://app.example) accepted in Origin, for browser-based clients")
+	fs.StringVar(&h.OAuthIssuer, "oauth-issuer", env("FORGEJO_MCP_OAUTH_ISSUER"), "OAuth authorization server advertised to clients (default: --url without trailing slash; set it when users reach the forge at another URL than this server does)")
+	fs.Int64Var(&h.MaxBodyBytes, "http-max-body-bytes", 0, "largest HTTP request body (default: room for a --max-upload-bytes upload in base64 plus 1 MiB)")
+	fs.IntVar(&h.MaxInFlight, "http-max-in-flight", 64, "HTTP requests served at once; more get 503 (each may buffer up to --http-max-body-bytes)")
 }
 
+// resolve validates the HTTP flags; it runs only with --transport http.
 func (h *HTTPConfig) resolve() error {
-	return usagef("--transport http is not implemented yet")
+	if _, _, err := net.SplitHostPort(h.Addr); err != nil {
+		return usagef("--http-addr %q is not host:port (e.g. 127.0.0.1:8080): %v", h.Addr, err)
+	}
+	if (h.TLSCert == "") != (h.TLSKey == "") {
+		return usagef("--tls-cert and --tls-key go together: give both or neither")
+	}
+	for _, f := range []string{h.TLSCert, h.TLSKey} {
+		if f == "" {
+			continue
+		}
+		if _, err := os.Stat(f); err != nil {
+			return usagef("cannot read TLS file: %v", errors.Unwrap(err))
+		}
+	}
+	if h.PublicURL != "" {
+		u, err := url.Parse(strings.TrimSpace(h.PublicURL))
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil || u.RawQuery != "" || u.Fragment != "" {
+			return usagef("--public-url %q must be an absolute http(s) URL without user info, query or fragment, e.g. https://mcp.example.org", h.PublicURL)
+		}
+		u.Path = strings.TrimRight(u.Path, "/")
+		u.RawPath = ""
+		if strings.HasSuffix(u.Path, httpserver.EndpointPath) {
+			return usagef("--public-url %q should be the server's root: the MCP endpoint is this URL plus %s", h.PublicURL, httpserver.EndpointPath)
+		}
+		h.publicURL = u
+	}
+	if h.OAuthIssuer != "" {
+		u, err := url.Parse(h.OAuthIssuer)
+		if err != nil || u.Scheme == "" || u.Host == "" {
+			return usagef("--oauth-issuer %q must be an absolute URL, e.g. https://codeberg.org", h.OAuthIssuer)
+		}
+	}
+	if h.MaxBodyBytes < 0 || h.MaxInFlight <= 0 {
+		return usagef("--http-max-body-bytes must not be negative and --http-max-in-flight must be positive")
+	}
+	return nil
+}
+
+// maxBody is the body limit: explicit, or enough for the largest upload
+// (base64 grows it by a third) plus the JSON-RPC envelope.
+func (h *HTTPConfig) maxBody(maxUpload int64) int64 {
+	if h.MaxBodyBytes > 0 {
+		return h.MaxBodyBytes
+	}
+	return maxUpload/3*4 + 4 + 1<<20
 }
 
 // serveHTTP serves defs over streamable HTTP until ctx ends; it returns the
 // process exit code.
 func serveHTTP(ctx context.Context, cfg *Config, defs []tool.Def, logger *slog.Logger) int {
-	logger.Error("--transport http is not implemented yet")
-	return ExitUsage
+	h := &cfg.HTTP
+	if h.SharedToken && cfg.Token == "" {
+		logger.Error("--http-shared-token needs the server's own token: set FORGEJO_ACCESS_TOKEN or --token-file")
+		return ExitUsage
+	}
+	srv, err := httpserver.New(httpOptions(cfg, defs, logger))
+	if err != nil {
+		logger.Error("building the HTTP server", "err", err)
+		return ExitUsage
+	}
+	ln, err := net.Listen("tcp", h.Addr)
+	if err != nil {
+		logger.Error("cannot listen", "addr", h.Addr, "err", err)
+		return ExitToolError
+	}
+	warnExposure(logger, cfg, ln.Addr())
+	scheme := "http"
+	if h.TLSCert != "" {
+		scheme = "https"
+	}
+	logger.Info("serving MCP over streamable HTTP", "addr", ln.Addr().String(),
+		"endpoint", scheme+"://"+ln.Addr().String()+httpserver.EndpointPath,
+		"forge", cfg.URL.String(), "tools", len(defs), "version", version.Version)
+	err = srv.Serve(ctx, ln, httpserver.ServeConfig{
+		TLSCertFile: h.TLSCert, TLSKeyFile: h.TLSKey,
+		CallTimeout: cfg.CallTimeout, ShutdownTimeout: cfg.CallTimeout + 5*time.Second,
+	})
+	if err != nil {
+		logger.Error("HTTP server stopped", "err", err)
+		return ExitToolError
+	}
+	logger.Info("HTTP server stopped")
+	return ExitOK
+}
+
+func httpOptions(cfg *Config, defs []tool.Def, logger *slog.Logger) httpserver.Options {
+	h := &cfg.HTTP
+	runner := cfg.runner(logger)
+	runner.Client = nil // each request brings its own identity
+	o := httpserver.Options{
+		Forge:          cfg.URL,
+		HTTPClient:     forgejo.NewHTTPClient(forgejo.HTTPOptions{BaseURL: cfg.URL, RequestTimeout: cfg.RequestTimeout}),
+		UserAgent:      cfg.UserAgent,
+		Defs:           defs,
+		Runner:         runner,
+		MaxUploadBytes: cfg.MaxUploadBytes,
+		PublicURL:      h.publicURL,
+		Issuer:         strings.TrimSuffix(h.OAuthIssuer, "/"),
+		AllowedHosts:   tool.SplitList(h.AllowedHosts),
+		AllowedOrigins: tool.SplitList(h.AllowedOrigins),
+		MaxBodyBytes:   h.maxBody(cfg.MaxUploadBytes),
+		MaxInFlight:    h.MaxInFlight,
+		Logger:         logger,
+	}
+	if h.SharedToken {
+		o.SharedToken = cfg.Token
+	}
+	if host, _, err := net.SplitHostPort(h.Addr); err == nil && host != "" {
+		if ip := net.ParseIP(host); ip == nil || !ip.IsUnspecified() {
+			o.AllowedHosts = append(o.AllowedHosts, host) // the address it was asked to listen on
+		}
+	}
+	return o
+}
+
+// warnExposure says what a non-default exposure means, once, at start.
+func warnExposure(logger *slog.Logger, cfg *Config, addr net.Addr) {
+	h := &cfg.HTTP
+	loopback := false
+	if ta, ok := addr.(*net.TCPAddr); ok {
+		loopback = ta.IP.IsLoopback()
+	}
+	if !loopback && h.TLSCert == "" {
+		logger.Warn("listening beyond loopback without TLS: tokens cross the network in clear text unless a TLS-terminating proxy is in front", "addr", addr.String())
+	}
+	if h.SharedToken {
+		logger.Warn("--http-shared-token is on: every request without credentials acts as the server token's user; everyone who can reach the port acts as this user", "addr", addr.String())
+	} else if cfg.Token != "" {
+		logger.Info("FORGEJO_ACCESS_TOKEN/--token-file is not used over HTTP (each request brings its own token) unless --http-shared-token is set")
+	}
+	if !loopback && h.AllowedHosts == "" && h.publicURL == nil {
+		logger.Warn("no --public-url or --http-allowed-hosts: requests naming this machine by anything but a loopback name or the listen address get 403 (DNS-rebinding guard)")
+	}
 }

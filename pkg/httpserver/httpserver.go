@@ -1,0 +1,304 @@
+// Package httpserver serves the tools over MCP streamable HTTP as a
+// stateless, multi-tenant endpoint in front of one forge.
+//
+// Stateless: every request carries everything needed to serve it (the
+// caller's token, its tool selection headers), and no session lives in the
+// process, so replicas behind any load balancer need no stickiness.
+// Multi-tenant: each request acts as the user whose forge token it carries;
+// a client without one is pointed (RFC 9728) at the forge as the OAuth
+// authorization server, where the user signs in.
+package httpserver
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/mark3labs/mcp-go/server"
+
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/mcpserver"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
+)
+
+// Options configure a Server. Forge, HTTPClient and Defs are required; every
+// zero bound takes the default named next to it.
+type Options struct {
+	Forge      *url.URL     // the forge's base URL, as the server reaches it
+	HTTPClient *http.Client // shared by all identities (forgejo.NewHTTPClient)
+	UserAgent  string
+	Defs       []tool.Def // the tools the server offers; headers only narrow them
+	// Runner is the call pipeline's template (timeout, concurrency bound,
+	// argument and result bounds). Its Client and Logger are replaced: the
+	// identity comes from each request and logs carry the request id. The
+	// concurrency bound is per server, shared by all users.
+	Runner *tool.Runner
+	// MaxUploadBytes bounds uploads per identity (forgejo.Client).
+	MaxUploadBytes int64
+	// SharedToken, when set, serves requests without credentials as the
+	// owner of this token: everyone who can reach the port acts as them.
+	SharedToken string
+	// PublicURL is the server's root as clients reach it (scheme, host,
+	// optional path prefix), needed behind a reverse proxy; nil derives it
+	// from each request.
+	PublicURL *url.URL
+	// Issuer is the OAuth authorization server named in the protected
+	// resource metadata; it must equal the forge's OIDC issuer (the forge's
+	// public URL without a trailing slash).
+	Issuer string
+	// AllowedHosts are host names (no port) accepted in Host and Origin
+	// besides loopback names and PublicURL's host; "*" turns the
+	// DNS-rebinding guard off.
+	AllowedHosts []string
+	// AllowedOrigins are extra origins (scheme://host[:port]) accepted in
+	// Origin, for browser-based clients served from elsewhere.
+	AllowedOrigins []string
+	MaxBodyBytes   int64 // default 16 MiB
+	MaxInFlight    int   // default 64
+	// Token cache: verified tokens are remembered for TokenTTL, rejected
+	// ones for InvalidTokenTTL, at most TokenCacheSize of them.
+	TokenCacheSize  int           // default 10000
+	TokenTTL        time.Duration // default 5 min
+	InvalidTokenTTL time.Duration // default 30 s
+	// Verify checks a token with the forge; default VerifyWithForge.
+	Verify Verifier
+	Logger *slog.Logger // default discards
+}
+
+// Server is the HTTP handler tree: /mcp, /healthz and the OAuth metadata.
+type Server struct {
+	opts       Options
+	log        *slog.Logger
+	identities *identityCache
+	selector   *selector
+	mcp        *server.StreamableHTTPServer
+	hosts      map[string]bool
+	origins    map[string]bool
+	anyHost    bool
+	inflight   chan struct{}
+	handler    http.Handler
+}
+
+// New builds a Server; it does no I/O.
+func New(o Options) (*Server, error) {
+	if o.Forge == nil || o.HTTPClient == nil || o.Runner == nil {
+		return nil, errors.New("httpserver: Forge, HTTPClient and Runner are required")
+	}
+	setDefaults(&o)
+	s := &Server{opts: o, selector: newSelector(o.Defs), hosts: map[string]bool{}, origins: map[string]bool{}}
+	s.log = slog.New(contextHandler{o.Logger.Handler()})
+	for _, h := range o.AllowedHosts {
+		if h == "*" {
+			s.anyHost = true
+		}
+		s.hosts[strings.ToLower(strings.Trim(h, "[]"))] = true
+	}
+	if o.PublicURL != nil {
+		s.hosts[strings.ToLower(o.PublicURL.Hostname())] = true
+	}
+	for _, origin := range o.AllowedOrigins {
+		s.origins[strings.ToLower(strings.TrimRight(origin, "/"))] = true
+	}
+	s.inflight = make(chan struct{}, o.MaxInFlight)
+	s.identities = newIdentityCache(func(token string) *forgejo.Client {
+		return forgejo.NewClient(o.HTTPClient, o.Forge, token, o.UserAgent).WithMaxUpload(o.MaxUploadBytes)
+	}, o.Verify, o.TokenCacheSize, o.TokenTTL, o.InvalidTokenTTL)
+
+	runner := *o.Runner
+	runner.Logger = s.log
+	runner.Client = func(ctx context.Context) (*forgejo.Client, error) {
+		if id, ok := ctx.Value(identityKey{}).(*Identity); ok {
+			return id.Client, nil
+		}
+		return nil, errors.New("no forge identity for this request; this is a bug in forgejo-mcp, please report it")
+	}
+	ms := mcpserver.New(o.Defs, &runner)
+	// mcp-go options are functions over the server, so the per-request
+	// filter can be added to the server mcpserver built.
+	server.WithToolFilter(filterTools)(ms)
+	s.mcp = server.NewStreamableHTTPServer(ms,
+		server.WithStateLess(true),
+		// No server-initiated messages exist here (the tool list never
+		// changes), so the long-lived GET stream has nothing to carry:
+		// answering 405 is what the transport allows, and no connection
+		// stays open per idle client.
+		server.WithDisableStreaming(true),
+		// The host check below replaces mcp-go's, which only knows
+		// loopback names and so refuses every request a reverse proxy on
+		// the same machine forwards with the public Host.
+		server.WithDisableLocalhostProtection(true),
+		server.WithStreamableHTTPLogger(s.log),
+	)
+
+	guarded := http.NewServeMux()
+	guarded.Handle(EndpointPath, s.limitInFlight(http.HandlerFunc(s.serveMCP)))
+	guarded.HandleFunc(MetadataPath, s.serveMetadata)
+	guarded.HandleFunc(MetadataPath+"/", s.serveMetadata)
+	mux := http.NewServeMux()
+	// Probes address the server by whatever name or address the
+	// orchestrator uses, and "ok" reveals nothing: no host check.
+	mux.HandleFunc(HealthPath, serveHealth)
+	mux.Handle("/", s.checkHost(guarded))
+	s.handler = s.observe(mux)
+	return s, nil
+}
+
+func setDefaults(o *Options) {
+	if o.MaxBodyBytes <= 0 {
+		o.MaxBodyBytes = 16 << 20
+	}
+	if o.MaxInFlight <= 0 {
+		o.MaxInFlight = 64
+	}
+	if o.TokenCacheSize <= 0 {
+		o.TokenCacheSize = 10000
+	}
+	if o.TokenTTL <= 0 {
+		o.TokenTTL = 5 * time.Minute
+	}
+	if o.InvalidTokenTTL <= 0 {
+		o.InvalidTokenTTL = 30 * time.Second
+	}
+	if o.MaxUploadBytes <= 0 {
+		o.MaxUploadBytes = forgejo.DefaultMaxUploadBytes
+	}
+	if o.Verify == nil {
+		o.Verify = VerifyWithForge
+	}
+	if o.Issuer == "" {
+		o.Issuer = strings.TrimSuffix(o.Forge.String(), "/")
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+}
+
+// ServeHTTP implements http.Handler.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
+
+type identityKey struct{}
+
+// serveMCP authenticates the request, applies its tool selection and hands
+// it to mcp-go.
+func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) {
+	if r.ContentLength > s.opts.MaxBodyBytes {
+		s.readBody(w, r) // answers 413 before any token check costs a round trip
+		return
+	}
+	token, present, err := bearerToken(r.Header)
+	switch {
+	case err != nil:
+		s.unauthorized(w, r, err.Error())
+		return
+	case !present && s.opts.SharedToken == "":
+		s.unauthorized(w, r, "")
+		return
+	case !present:
+		token = s.opts.SharedToken
+	}
+	id, err := s.identities.get(r.Context(), token)
+	switch {
+	case errors.Is(err, ErrInvalidToken):
+		if !present {
+			s.log.ErrorContext(r.Context(), "the forge rejects the shared token (--http-shared-token)")
+		}
+		s.unauthorized(w, r, "the forge rejected this token (invalid, expired or revoked)")
+		return
+	case err != nil:
+		s.log.WarnContext(r.Context(), "token check failed", "err", err)
+		http.Error(w, "502 Bad Gateway: the forge did not answer the token check; retry later", http.StatusBadGateway)
+		return
+	}
+	if ri := infoFrom(r.Context()); ri != nil && id.Login != "" {
+		ri.user.Store(&id.Login)
+	}
+	allow, err := s.selector.allowed(r.Header)
+	if err != nil {
+		http.Error(w, "400 Bad Request: "+err.Error(), http.StatusBadRequest)
+		return
+	}
+	if !s.readBody(w, r) {
+		return
+	}
+	ctx := context.WithValue(r.Context(), identityKey{}, id)
+	s.mcp.ServeHTTP(w, r.WithContext(withAllowed(ctx, allow)))
+}
+
+func serveHealth(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		http.Error(w, "405 Method Not Allowed", http.StatusMethodNotAllowed)
+		return
+	}
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	_, _ = w.Write([]byte("ok\n"))
+}
+
+// ServeConfig is how Serve listens.
+type ServeConfig struct {
+	// TLSCertFile and TLSKeyFile, both set, serve HTTPS.
+	TLSCertFile, TLSKeyFile string
+	// ShutdownTimeout bounds the wait for in-flight requests once ctx ends.
+	ShutdownTimeout time.Duration
+	// CallTimeout is the tool call deadline, used to size the write timeout.
+	CallTimeout time.Duration
+}
+
+// Serve serves s on ln until ctx ends, then shuts down gracefully: no new
+// connections, in-flight requests get up to ShutdownTimeout to finish.
+func (s *Server) Serve(ctx context.Context, ln net.Listener, c ServeConfig) error {
+	const readTimeout = 2 * time.Minute // a 16 MiB body over a slow link
+	srv := &http.Server{
+		Handler:           s,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       readTimeout,
+		// Responses end with the tool call: nothing streams for long.
+		WriteTimeout:   readTimeout + c.CallTimeout + 30*time.Second,
+		IdleTimeout:    2 * time.Minute,
+		MaxHeaderBytes: 64 << 10,
+		ErrorLog:       slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+		BaseContext:    func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+	}
+	if c.TLSCertFile != "" {
+		cert, err := tls.LoadX509KeyPair(c.TLSCertFile, c.TLSKeyFile)
+		if err != nil {
+			return fmt.Errorf("loading TLS certificate: %w", err)
+		}
+		srv.TLSConfig = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
+	}
+	errc := make(chan error, 1)
+	go func() {
+		if srv.TLSConfig != nil {
+			errc <- srv.ServeTLS(ln, "", "")
+			return
+		}
+		errc <- srv.Serve(ln)
+	}()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	timeout := c.ShutdownTimeout
+	if timeout <= 0 {
+		timeout = 30 * time.Second
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		_ = srv.Close()
+		return fmt.Errorf("graceful shutdown: %w", err)
+	}
+	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}

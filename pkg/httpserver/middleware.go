@@ -1,0 +1,232 @@
+package httpserver
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"runtime/debug"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
+)
+
+// requestInfo is what the logs say about one request. It travels in the
+// context so that every line logged while serving the request, including
+// the tool pipeline's, carries the request id and the user's login.
+type requestInfo struct {
+	id     string
+	user   atomic.Pointer[string]
+	method string // JSON-RPC method, when the body was read
+}
+
+type infoKey struct{}
+
+func infoFrom(ctx context.Context) *requestInfo {
+	ri, _ := ctx.Value(infoKey{}).(*requestInfo)
+	return ri
+}
+
+// HeaderRequestID carries a request id in and out: a sane incoming value
+// (from a proxy that already assigned one) is kept, so both logs agree.
+const HeaderRequestID = "X-Request-Id"
+
+func requestID(in string) string {
+	if in != "" && len(in) <= 64 && strings.Trim(in, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.:") == "" {
+		return in
+	}
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// contextHandler adds the request id and user of the request in the
+// record's context to every log line.
+type contextHandler struct{ slog.Handler }
+
+func (h contextHandler) Handle(ctx context.Context, r slog.Record) error {
+	if ri := infoFrom(ctx); ri != nil {
+		r.AddAttrs(slog.String("request_id", ri.id))
+		if u := ri.user.Load(); u != nil {
+			r.AddAttrs(slog.String("user", *u))
+		}
+	}
+	return h.Handler.Handle(ctx, r)
+}
+
+func (h contextHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return contextHandler{h.Handler.WithAttrs(attrs)}
+}
+
+func (h contextHandler) WithGroup(name string) slog.Handler {
+	return contextHandler{h.Handler.WithGroup(name)}
+}
+
+// statusWriter records the status for the access log. It forwards Flush so
+// mcp-go can still stream server-sent events through it.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(p []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	return w.ResponseWriter.Write(p)
+}
+
+func (w *statusWriter) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// observe is the outermost layer: request id, one access log line per
+// request (never a header value, so never a token) and panic recovery.
+func (s *Server) observe(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		ri := &requestInfo{id: requestID(r.Header.Get(HeaderRequestID))}
+		w.Header().Set(HeaderRequestID, ri.id)
+		sw := &statusWriter{ResponseWriter: w}
+		ctx := context.WithValue(r.Context(), infoKey{}, ri)
+		defer func() {
+			if p := recover(); p != nil {
+				if p == http.ErrAbortHandler {
+					panic(p)
+				}
+				s.log.ErrorContext(ctx, "http handler panicked", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+				if sw.status == 0 {
+					http.Error(sw, "500 internal error; this is a bug in forgejo-mcp, please report it", http.StatusInternalServerError)
+				}
+			}
+			attrs := []slog.Attr{
+				slog.String("method", r.Method), slog.String("path", r.URL.Path),
+				slog.Int("status", sw.status), slog.Duration("took", time.Since(start)),
+			}
+			if ri.method != "" {
+				attrs = append(attrs, slog.String("rpc", ri.method))
+			}
+			s.log.LogAttrs(ctx, slog.LevelInfo, "http request", attrs...)
+		}()
+		next.ServeHTTP(sw, r.WithContext(ctx))
+	})
+}
+
+// checkHost is the DNS-rebinding guard. A web page can make a browser send
+// requests to this server under the page's own host name (rebound to this
+// machine's address); such requests carry that name in Host and the page's
+// origin in Origin. Both must name a host this server is known by.
+func (s *Server) checkHost(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if s.anyHost {
+			next.ServeHTTP(w, r)
+			return
+		}
+		if !s.hostAllowed(r.Host) {
+			s.log.WarnContext(r.Context(), "refused a request for an unknown host (DNS-rebinding guard)", "host", forgejo.Sanitize(r.Host, 100))
+			http.Error(w, fmt.Sprintf("403 Forbidden: this server does not answer for host %q; add it with --http-allowed-hosts or --public-url", r.Host), http.StatusForbidden)
+			return
+		}
+		if o := r.Header.Get("Origin"); o != "" && !s.originAllowed(o) {
+			s.log.WarnContext(r.Context(), "refused a request from a foreign origin (DNS-rebinding guard)", "origin", forgejo.Sanitize(o, 100))
+			http.Error(w, fmt.Sprintf("403 Forbidden: requests from origin %q are not accepted; add it with --http-allowed-origins", o), http.StatusForbidden)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+func (s *Server) hostAllowed(hostport string) bool {
+	host := hostport
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		host = h
+	}
+	host = strings.ToLower(strings.Trim(host, "[]"))
+	return s.hosts[host] || forgejo.IsLoopbackHost(host)
+}
+
+func (s *Server) originAllowed(origin string) bool {
+	if s.origins[strings.ToLower(origin)] {
+		return true
+	}
+	u, err := url.Parse(origin)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return false // includes the literal "null" of sandboxed pages
+	}
+	return s.hostAllowed(u.Host)
+}
+
+// limitInFlight bounds the MCP requests served at once. Each may buffer a
+// body of up to MaxBodyBytes, so this bounds memory too; past it a client
+// gets 503 with Retry-After rather than a slow queue.
+func (s *Server) limitInFlight(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case s.inflight <- struct{}{}:
+			defer func() { <-s.inflight }()
+			next.ServeHTTP(w, r)
+		default:
+			w.Header().Set("Retry-After", "1")
+			http.Error(w, fmt.Sprintf("503 Service Unavailable: %d requests are already being served; retry in a moment", cap(s.inflight)), http.StatusServiceUnavailable)
+		}
+	})
+}
+
+// readBody buffers a POST body up to MaxBodyBytes and answers 413 past it.
+// mcp-go reads the whole body anyway; reading it here first turns an
+// oversized body into a plain 413 instead of a JSON-RPC parse error, and
+// lets the access log name the JSON-RPC method.
+func (s *Server) readBody(w http.ResponseWriter, r *http.Request) bool {
+	if r.Method != http.MethodPost {
+		return true
+	}
+	tooLarge := func() bool {
+		http.Error(w, fmt.Sprintf("413 Request Entity Too Large: the body exceeds %d bytes (--http-max-body-bytes)", s.opts.MaxBodyBytes), http.StatusRequestEntityTooLarge)
+		return false
+	}
+	if r.ContentLength > s.opts.MaxBodyBytes {
+		return tooLarge()
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.opts.MaxBodyBytes))
+	var mbe *http.MaxBytesError
+	switch {
+	case errors.As(err, &mbe):
+		return tooLarge()
+	case err != nil:
+		http.Error(w, "400 Bad Request: reading the body failed", http.StatusBadRequest)
+		return false
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	// Only small bodies are decoded for the log: an upload's megabytes are
+	// not worth a second parse.
+	if ri := infoFrom(r.Context()); ri != nil && len(body) <= 64<<10 {
+		var m struct {
+			Method string `json:"method"`
+		}
+		if json.Unmarshal(body, &m) == nil {
+			ri.method = forgejo.Sanitize(m.Method, 64)
+		}
+	}
+	return true
+}
