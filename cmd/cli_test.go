@@ -48,7 +48,7 @@ func TestCLI(t *testing.T) {
 		out   string // substring of stdout
 		err   string // substring of stderr
 	}{
-		{name: "list", args: []string{"--cli", "list"}, out: "create_issue_comment            issue    Add a comment"},
+		{name: "list", args: []string{"--cli", "list"}, out: "get_issue_by_index"},
 		{name: "list json", args: []string{"--cli", "list", "--output", "json"}, out: `"name": "get_my_user_info"`},
 		{name: "list read-only", args: []string{"--cli", "list", "--read-only"}, out: "get_issue_by_index"},
 		{name: "typed flags", env: env, args: []string{"--cli", "get_issue_by_index", "--owner", "o", "--repo", "r", "--index", "3"}, out: "\"title\": \"Hello\""},
@@ -82,6 +82,12 @@ func TestCLI(t *testing.T) {
 			assert.NotContains(t, r.out+r.err, fakeforge.Token)
 		})
 	}
+}
+
+func TestCLIListColumns(t *testing.T) {
+	r := runMain(t, nil, "", "--cli", "list")
+	require.Equal(t, 0, r.code)
+	assert.Regexp(t, `(?m)^create_issue_comment +issue +Add a comment to an issue or pull request$`, r.out)
 }
 
 func TestCLIListMatchesInventory(t *testing.T) {
