@@ -151,7 +151,8 @@ func TestCancelAbortsForgeRequest(t *testing.T) {
 		assert.Equal(t, "e", w.recv()["id"], "no reply for the cancelled call")
 		w.none(200 * time.Millisecond)
 
-		r.Timeout = 200 * time.Millisecond
+		// A second connection whose calls have a short deadline.
+		w = serve(t, user.Tools(), forgeRunner(f.BaseURL(), 30*time.Second, 200*time.Millisecond, 0), stdio.Limits{})
 		w.sendJSON(call("d", "get_my_user_info", nil))
 		<-started
 		select {

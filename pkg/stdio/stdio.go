@@ -118,8 +118,11 @@ func Serve(ctx context.Context, s *server.MCPServer, in io.Reader, out io.Writer
 
 	err := c.loop(loopCtx, frames)
 	if err == nil && loopCtx.Err() == nil {
-		// The input ended: answer what was asked, unless told to stop.
-		waitOrDone(&c.wg, loopCtx.Done())
+		// The input ended: the client is leaving. Requests already read get
+		// a grace period to finish and be answered (unless ctx ends first),
+		// then are cancelled like at any shutdown, so a request that waits
+		// for ever (a subscription stream) cannot keep the process alive.
+		waitOrDone(&c.wg, loopCtx.Done(), lim.ShutdownGrace)
 	}
 	cancelAll(ErrShutdown)
 	if !waitOrTimeout(&c.wg, lim.ShutdownGrace) {

@@ -278,6 +278,24 @@ func TestEndOfInputAnswersPending(t *testing.T) {
 	w.done <- nil
 }
 
+// TestEndOfInputBoundsTheWait: a request that would never finish does
+// not keep the server alive after stdin closes: it gets ShutdownGrace, is
+// then cancelled, and its reply says why.
+func TestEndOfInputBoundsTheWait(t *testing.T) {
+	g := newGate()
+	w := serve(t, []tool.Def{g.def()}, &tool.Runner{}, stdio.Limits{ShutdownGrace: 300 * time.Millisecond})
+	w.sendJSON(call(1, "block", map[string]any{"tag": "forever"}))
+	waitStarted(t, g, 1)
+	start := time.Now()
+	require.NoError(t, w.in.Close())
+	isErr, text := toolText(t, w.recv())
+	assert.True(t, isErr)
+	assert.Equal(t, "block forever: cancelled (server shutting down)", text)
+	require.NoError(t, <-w.done)
+	w.done <- nil
+	assert.Less(t, time.Since(start), 2*time.Second)
+}
+
 // TestServerNotificationsAreWritten: what the MCP server sends to the
 // session reaches stdout as its own line.
 func TestServerNotificationsAreWritten(t *testing.T) {

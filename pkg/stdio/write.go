@@ -69,13 +69,17 @@ func (c *conn) failure() error {
 	return nil
 }
 
-// waitOrDone waits for wg or until stop is closed.
-func waitOrDone(wg *sync.WaitGroup, stop <-chan struct{}) {
+// waitOrDone waits for wg, at most d, and no longer than until stop is
+// closed.
+func waitOrDone(wg *sync.WaitGroup, stop <-chan struct{}, d time.Duration) {
 	ch := make(chan struct{})
 	go func() { wg.Wait(); close(ch) }()
+	t := time.NewTimer(d)
+	defer t.Stop()
 	select {
 	case <-ch:
 	case <-stop:
+	case <-t.C:
 	}
 }
 
