@@ -43,7 +43,7 @@ func (h *HTTPConfig) registerFlags(fs *pflag.FlagSet, env Env) {
 	fs.StringVar(&h.AllowedHosts, "http-allowed-hosts", env("FORGEJO_MCP_HTTP_ALLOWED_HOSTS"), "comma-separated host names accepted in Host and Origin besides loopback names and --public-url's host (DNS-rebinding guard); * accepts any")
 	fs.StringVar(&h.AllowedOrigins, "http-allowed-origins", env("FORGEJO_MCP_HTTP_ALLOWED_ORIGINS"), "comma-separated extra origins (https://app.example) accepted in Origin, for browser-based clients")
 	fs.StringVar(&h.OAuthIssuer, "oauth-issuer", env("FORGEJO_MCP_OAUTH_ISSUER"), "OAuth authorization server advertised to clients (default: --url without trailing slash; set it when users reach the forge at another URL than this server does)")
-	fs.Int64Var(&h.MaxBodyBytes, "http-max-body-bytes", 0, "largest HTTP request body (default: room for a --max-upload-bytes upload in base64 plus 1 MiB)")
+	fs.Int64Var(&h.MaxBodyBytes, "http-max-body-bytes", 0, "largest HTTP request body; a larger one gets 413 (default: --max-frame-bytes, which fits the largest upload in base64)")
 	fs.IntVar(&h.MaxInFlight, "http-max-in-flight", 64, "HTTP requests served at once; more get 503 (each may buffer up to --http-max-body-bytes)")
 }
 
@@ -87,13 +87,14 @@ func (h *HTTPConfig) resolve() error {
 	return nil
 }
 
-// maxBody is the body limit: explicit, or enough for the largest upload
-// (base64 grows it by a third) plus the JSON-RPC envelope.
-func (h *HTTPConfig) maxBody(maxUpload int64) int64 {
-	if h.MaxBodyBytes > 0 {
-		return h.MaxBodyBytes
+// maxBody is the body limit: explicit, or the bound of one inbound
+// message that stdio uses too (--max-frame-bytes, sized to carry the
+// largest upload in base64).
+func (c *Config) maxBody() int64 {
+	if c.HTTP.MaxBodyBytes > 0 {
+		return c.HTTP.MaxBodyBytes
 	}
-	return maxUpload/3*4 + 4 + 1<<20
+	return int64(c.MaxFrameBytes)
 }
 
 // serveHTTP serves defs over streamable HTTP until ctx ends; it returns the
@@ -140,7 +141,7 @@ func httpOptions(cfg *Config, defs []tool.Def, logger *slog.Logger) httpserver.O
 	runner.Client = nil // each request brings its own identity
 	o := httpserver.Options{
 		Forge:          cfg.URL,
-		HTTPClient:     forgejo.NewHTTPClient(forgejo.HTTPOptions{BaseURL: cfg.URL, RequestTimeout: cfg.RequestTimeout}),
+		HTTPClient:     forgejo.NewHTTPClient(forgejo.HTTPOptions{BaseURL: cfg.URL, RequestTimeout: cfg.RequestTimeout, TLS: cfg.TLS}),
 		UserAgent:      cfg.UserAgent,
 		Defs:           defs,
 		Runner:         runner,
@@ -149,7 +150,7 @@ func httpOptions(cfg *Config, defs []tool.Def, logger *slog.Logger) httpserver.O
 		Issuer:         strings.TrimSuffix(h.OAuthIssuer, "/"),
 		AllowedHosts:   tool.SplitList(h.AllowedHosts),
 		AllowedOrigins: tool.SplitList(h.AllowedOrigins),
-		MaxBodyBytes:   h.maxBody(cfg.MaxUploadBytes),
+		MaxBodyBytes:   cfg.maxBody(),
 		MaxInFlight:    h.MaxInFlight,
 		Logger:         logger,
 	}

@@ -11,6 +11,7 @@ import (
 	"crypto/x509/pkix"
 	"encoding/pem"
 	"io"
+	"log/slog"
 	"math/big"
 	"net"
 	"net/http"
@@ -71,28 +72,29 @@ func TestHTTPOptions(t *testing.T) {
 		wantHosts []string
 	}{
 		{name: "defaults", wantHosts: []string{"127.0.0.1"}, check: func(t *testing.T, cfg *Config) {
-			o := httpOptions(cfg, nil, nil)
+			o := httpOptions(cfg, nil, quiet())
 			assert.Empty(t, o.SharedToken, "the server token is not used unless asked")
 			assert.Nil(t, o.PublicURL)
 			assert.Empty(t, o.Issuer, "defaults to the forge URL in httpserver")
-			assert.Equal(t, int64(forgejo.DefaultMaxUploadBytes/3*4+4+1<<20), o.MaxBodyBytes)
+			assert.Equal(t, int64(cfg.MaxFrameBytes), o.MaxBodyBytes)
+			assert.GreaterOrEqual(t, o.MaxBodyBytes, int64(forgejo.DefaultMaxUploadBytes)*4/3)
 			assert.Equal(t, 64, o.MaxInFlight)
 		}},
 		{name: "shared token", args: []string{"--http-shared-token"}, wantHosts: []string{"127.0.0.1"}, check: func(t *testing.T, cfg *Config) {
-			assert.Equal(t, fakeforge.Token, httpOptions(cfg, nil, nil).SharedToken)
+			assert.Equal(t, fakeforge.Token, httpOptions(cfg, nil, quiet()).SharedToken)
 		}},
 		{name: "wildcard address adds no host", args: []string{"--http-addr", "0.0.0.0:8080", "--http-allowed-hosts", "a.example, b.example"}, wantHosts: []string{"a.example", "b.example"}},
 		{name: "specific address", args: []string{"--http-addr", "192.0.2.7:8080"}, wantHosts: []string{"192.0.2.7"}},
 		{name: "public URL and issuer", args: []string{"--public-url", "https://mcp.example/forge/", "--oauth-issuer", "https://forge.example/"}, wantHosts: []string{"127.0.0.1"}, check: func(t *testing.T, cfg *Config) {
-			o := httpOptions(cfg, nil, nil)
+			o := httpOptions(cfg, nil, quiet())
 			assert.Equal(t, "https://mcp.example/forge", o.PublicURL.String())
 			assert.Equal(t, "https://forge.example", o.Issuer)
 		}},
 		{name: "explicit body limit", args: []string{"--http-max-body-bytes", "1000"}, wantHosts: []string{"127.0.0.1"}, check: func(t *testing.T, cfg *Config) {
-			assert.Equal(t, int64(1000), httpOptions(cfg, nil, nil).MaxBodyBytes)
+			assert.Equal(t, int64(1000), httpOptions(cfg, nil, quiet()).MaxBodyBytes)
 		}},
 		{name: "environment", env: map[string]string{"FORGEJO_MCP_HTTP_ADDR": "127.0.0.2:9", "FORGEJO_MCP_PUBLIC_URL": "https://e.example"}, wantHosts: []string{"127.0.0.2"}, check: func(t *testing.T, cfg *Config) {
-			assert.Equal(t, "https://e.example", httpOptions(cfg, nil, nil).PublicURL.String())
+			assert.Equal(t, "https://e.example", httpOptions(cfg, nil, quiet()).PublicURL.String())
 		}},
 	}
 	for _, tt := range tests {
@@ -102,13 +104,16 @@ func TestHTTPOptions(t *testing.T) {
 				env[k] = v
 			}
 			cfg := parseConfig(t, env, append([]string{"--transport", "http"}, tt.args...)...)
-			assert.Equal(t, tt.wantHosts, httpOptions(cfg, nil, nil).AllowedHosts)
+			assert.Equal(t, tt.wantHosts, httpOptions(cfg, nil, quiet()).AllowedHosts)
 			if tt.check != nil {
 				tt.check(t, cfg)
 			}
 		})
 	}
 }
+
+// quiet discards the logs of the code under test.
+func quiet() *slog.Logger { return slog.New(slog.DiscardHandler) }
 
 func parseConfig(t *testing.T, env map[string]string, args ...string) *Config {
 	t.Helper()

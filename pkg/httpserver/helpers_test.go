@@ -95,6 +95,11 @@ type fixture struct {
 
 func newFixture(t *testing.T, edit func(*Options)) *fixture {
 	t.Helper()
+	return newFixtureTB(t, edit)
+}
+
+func newFixtureTB(t testing.TB, edit func(*Options)) *fixture {
+	t.Helper()
 	fx := &fixture{forge: fakeforge.New(t), logs: &syncBuffer{}, released: make(chan struct{})}
 	fx.checks = fakeUsers(fx.forge)
 	base := fx.forge.BaseURL()

@@ -120,9 +120,17 @@ func (s *Server) observe(next http.Handler) http.Handler {
 					http.Error(sw, "500 internal error; this is a bug in forgejo-mcp, please report it", http.StatusInternalServerError)
 				}
 			}
+			status := sw.status
+			switch {
+			case status != 0:
+			case r.Context().Err() != nil:
+				status = 499 // the client went away before an answer (nginx's code for it)
+			default:
+				status = http.StatusOK // net/http's implicit answer
+			}
 			attrs := []slog.Attr{
 				slog.String("method", r.Method), slog.String("path", r.URL.Path),
-				slog.Int("status", sw.status), slog.Duration("took", time.Since(start)),
+				slog.Int("status", status), slog.Duration("took", time.Since(start)),
 			}
 			if ri.method != "" {
 				attrs = append(attrs, slog.String("rpc", ri.method))
