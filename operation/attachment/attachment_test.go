@@ -95,11 +95,11 @@ func TestNotFoundWithForgejoBody(t *testing.T) {
 	f := fakeforge.New(t)
 	f.JSON("GET /api/v1/repos/o/r", 200, map[string]any{})
 	f.JSON("GET /api/v1/repos/o/r/issues/5/assets", 404, map[string]string{"message": "The target couldn't be found."})
-	f.JSON("GET /api/v1/repos/o/r/issues/5", 404, map[string]string{"message": "The target couldn't be found."})
+	f.JSON("GET /api/v1/repos/o/r/issues/5", 404, map[string]string{"message": "issue does not exist [id: 0, repo_id: 5, index: 5]"})
 	d, _ := tool.Find(attachment.Tools(), "list_issue_attachments")
 	res := (&tool.Runner{Client: clientOf(f)}).Call(t.Context(), d, args("index", 5))
 	require.True(t, res.IsError)
-	assert.Contains(t, textOf(t, res), "issue o/r#5 not found (404): it does not exist or this token cannot see it: The target couldn't be found.")
+	assert.Contains(t, textOf(t, res), "issue o/r#5 not found (404): it does not exist or this token cannot see it: issue does not exist [id: 0, repo_id: 5, index: 5]")
 }
 
 func TestAuthFailuresAreDistinct(t *testing.T) {

@@ -1,0 +1,158 @@
+package attachment_test
+
+// End to end: the built binary on a live forge, driven over stdio by the
+// official Go MCP SDK client. It proves what unit tests cannot: that blob
+// and image content cross the wire intact and that uploads fit the frame.
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	gomcp "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/testforge"
+)
+
+// builtBinary builds forgejo-mcp into the test's temp dir.
+func builtBinary(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "forgejo-mcp")
+	out, err := exec.Command("go", "build", "-o", bin, "codeberg.org/forgejo-mcp/forgejo-mcp").CombinedOutput()
+	require.NoError(t, err, "building the binary: %s", out)
+	return bin
+}
+
+type e2e struct {
+	t  *testing.T
+	cs *gomcp.ClientSession
+}
+
+func startE2E(t *testing.T, f *testforge.Forge) *e2e {
+	cmd := exec.Command(builtBinary(t))
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"),
+		"FORGEJO_URL=" + f.URL, "FORGEJO_ACCESS_TOKEN=" + f.Token}
+	client := gomcp.NewClient(&gomcp.Implementation{Name: "attachment-e2e", Version: "1"}, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cs, err := client.Connect(ctx, &gomcp.CommandTransport{Command: cmd}, nil)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = cs.Close() })
+	return &e2e{t: t, cs: cs}
+}
+
+func (e *e2e) call(name string, args map[string]any) *gomcp.CallToolResult {
+	e.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	res, err := e.cs.CallTool(ctx, &gomcp.CallToolParams{Name: name, Arguments: args})
+	require.NoError(e.t, err, "a tool failure is a result, never a protocol error")
+	require.NotEmpty(e.t, res.Content)
+	return res
+}
+
+func wireText(t *testing.T, res *gomcp.CallToolResult) string {
+	t.Helper()
+	tc, ok := res.Content[0].(*gomcp.TextContent)
+	require.True(t, ok, "first content is text, got %T", res.Content[0])
+	return tc.Text
+}
+
+func TestLiveE2EAttachments(t *testing.T) {
+	f := testforge.Get(t)
+	owner, repo := f.NewRepo(t)
+	issue := f.NewIssue(t, owner, repo, "e2e", "")
+	comment := f.NewComment(t, owner, repo, issue, "e2e comment")
+	e := startE2E(t, f)
+	at := func(kv ...any) map[string]any {
+		m := map[string]any{"owner": owner, "repo": repo}
+		for i := 0; i+1 < len(kv); i += 2 {
+			m[kv[i].(string)] = kv[i+1]
+		}
+		return m
+	}
+	upload := func(toolName, idName string, id int64, name string, data []byte) int64 {
+		res := e.call(toolName, at(idName, id, "filename", name, "content", base64.StdEncoding.EncodeToString(data)))
+		require.False(t, res.IsError, wireText(t, res))
+		var a struct{ ID, Size int64 }
+		require.NoError(t, json.Unmarshal([]byte(wireText(t, res)), &a))
+		require.Equal(t, int64(len(data)), a.Size)
+		return a.ID
+	}
+	pdf := makePDF(t, "e2e", 700_000)
+	shot := makePNG(t, 200, 120)
+	big := randomBytes(9, 3<<20) // a 3 MiB upload crosses the stdio frame as 4 MiB of base64
+	pdfID := upload("create_issue_attachment", "index", issue, "spec.pdf", pdf)
+	pngID := upload("create_comment_attachment", "comment_id", comment, "shot.png", shot)
+	bigID := upload("create_issue_attachment", "index", issue, "big.bin", big)
+
+	tests := []struct {
+		name      string
+		tool      string
+		args      map[string]any
+		want      []byte
+		mime      string
+		wantImage bool
+	}{
+		{"pdf as a blob", "download_issue_attachment", at("index", issue, "attachment_id", pdfID), pdf, "application/pdf", false},
+		{"screenshot as blob and image", "download_comment_attachment", at("comment_id", comment, "attachment_id", pngID), shot, "image/png", true},
+		{"a window of a large file", "download_issue_attachment", at("index", issue, "attachment_id", bigID, "offset", 1<<20, "max_bytes", 1<<20), big[1<<20 : 2<<20], "application/octet-stream", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := e.call(tt.tool, tt.args)
+			require.False(t, res.IsError, wireText(t, res))
+			var meta struct {
+				Attachment struct {
+					DownloadURL string `json:"browser_download_url"`
+				} `json:"attachment"`
+				SHA256 string `json:"sha256"`
+			}
+			require.NoError(t, json.Unmarshal([]byte(wireText(t, res)), &meta))
+			assert.NotEmpty(t, meta.Attachment.DownloadURL)
+			assert.Equal(t, sum(tt.want), meta.SHA256)
+			var blob *gomcp.ResourceContents
+			var img *gomcp.ImageContent
+			for _, c := range res.Content[1:] {
+				switch c := c.(type) {
+				case *gomcp.EmbeddedResource:
+					blob = c.Resource
+				case *gomcp.ImageContent:
+					img = c
+				default:
+					t.Errorf("unexpected content %T", c)
+				}
+			}
+			require.NotNil(t, blob, "an embedded blob resource")
+			assert.Equal(t, sum(tt.want), sum(blob.Blob), "blob bytes intact on the wire")
+			assert.Equal(t, tt.mime, blob.MIMEType)
+			assert.Contains(t, blob.URI, meta.Attachment.DownloadURL)
+			if tt.wantImage {
+				require.NotNil(t, img, "image content")
+				assert.Equal(t, "image/png", img.MIMEType)
+				assert.Equal(t, sum(tt.want), sum(img.Data), "image bytes intact on the wire")
+			} else {
+				assert.Nil(t, img)
+			}
+		})
+	}
+
+	t.Run("over the cap: no blob", func(t *testing.T) {
+		res := e.call("download_issue_attachment", at("index", issue, "attachment_id", bigID))
+		require.False(t, res.IsError, wireText(t, res))
+		assert.Len(t, res.Content, 1)
+		assert.Contains(t, wireText(t, res), `"browser_download_url"`)
+	})
+	t.Run("missing issue is an isError result", func(t *testing.T) {
+		res := e.call("list_issue_attachments", at("index", 9999))
+		assert.True(t, res.IsError)
+		assert.Contains(t, wireText(t, res), "#9999 not found (404)")
+	})
+}
