@@ -242,11 +242,18 @@ func cancelTarget(params json.RawMessage) (json.RawMessage, bool) {
 	return p.RequestID, true
 }
 
-// showID renders an id for logs and messages, shortened.
-func showID(raw json.RawMessage) string {
+// clipID shortens an id (the client's text) for messages.
+func clipID(raw json.RawMessage) string {
 	s := string(raw)
 	if len(s) > 40 {
-		s = s[:40] + "…"
+		cut := 40
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + "…"
 	}
-	return strconv.Quote(s)
+	return s
 }
+
+// showID renders an id for logs: shortened and quoted.
+func showID(raw json.RawMessage) string { return strconv.Quote(clipID(raw)) }

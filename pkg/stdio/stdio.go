@@ -189,7 +189,7 @@ func (c *conn) loop(ctx context.Context, frames <-chan frame) error {
 func (c *conn) handle(f frame) {
 	if f.over {
 		id := recoverID(f.data)
-		c.log.Warn("stdio: refused an over-long message", "limit_bytes", c.lim.MaxFrameBytes, "id", string(id))
+		c.log.Warn("stdio: refused an over-long message", "limit_bytes", c.lim.MaxFrameBytes, "id", showID(id))
 		c.reply(id, codeInvalidRequest, fmt.Sprintf("invalid request: the message is larger than the %d-byte limit (--max-frame-bytes) and was not read", c.lim.MaxFrameBytes))
 		return
 	}
@@ -224,7 +224,7 @@ func (c *conn) request(env envelope) {
 		c.mu.Unlock()
 		cancel(nil)
 		c.log.Warn("stdio: refused a duplicate request id", "id", showID(env.ID), "method", env.Method)
-		c.reply(env.ID, codeInvalidRequest, fmt.Sprintf("invalid request: id %s is already in use by a request still running; use a new id", env.ID))
+		c.reply(env.ID, codeInvalidRequest, fmt.Sprintf("invalid request: id %s is already in use by a request still running; use a new id", clipID(env.ID)))
 		return
 	case c.running >= c.lim.MaxOutstanding:
 		c.mu.Unlock()
