@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"mime"
+	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -151,10 +152,11 @@ func TestDoMultipartRoundTrip(t *testing.T) {
 			f := fakeforge.New(t)
 			f.Handle("POST /api/v1/assets", func(w http.ResponseWriter, r *http.Request) {
 				gotLen = r.ContentLength
-				mr, err := r.MultipartReader()
-				if !assert.NoError(t, err) {
+				mt, params, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+				if !assert.NoError(t, err) || !assert.Equal(t, "multipart/form-data", mt) {
 					return
 				}
+				mr := multipart.NewReader(r.Body, params["boundary"])
 				p, err := mr.NextPart()
 				if !assert.NoError(t, err) {
 					return
