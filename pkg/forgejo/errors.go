@@ -140,7 +140,11 @@ func describeCause(err error) string {
 	}
 	var opErr *net.OpError
 	if errors.As(err, &opErr) {
-		return fmt.Sprintf("cannot reach the forge (%s %s)", opErr.Op, Sanitize(opErr.Err.Error(), 120))
+		msg := Sanitize(opErr.Err.Error(), 120)
+		if !strings.HasPrefix(msg, opErr.Op) {
+			msg = opErr.Op + " " + msg
+		}
+		return fmt.Sprintf("cannot reach the forge (%s)", msg)
 	}
 	return Sanitize(err.Error(), 200)
 }
