@@ -165,16 +165,8 @@ func resultText(t *testing.T, m map[string]any) (bool, string) {
 // blockingForge answers /api/v1/user only when the request is aborted,
 // reporting starts and aborts.
 func blockingForge(t *testing.T) (*fakeforge.Server, chan struct{}, chan struct{}) {
-	started, aborted := make(chan struct{}, 64), make(chan struct{}, 64)
 	f := fakeforge.New(t)
-	f.Handle("GET /api/v1/user", func(w http.ResponseWriter, r *http.Request) {
-		started <- struct{}{}
-		select {
-		case <-r.Context().Done():
-			aborted <- struct{}{}
-		case <-time.After(20 * time.Second):
-		}
-	})
+	started, aborted := f.Blocking("GET /api/v1/user")
 	return f, started, aborted
 }
 

@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"sync"
 	"testing"
+	"time"
 
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
 )
@@ -93,4 +94,20 @@ func WriteJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	_ = json.NewEncoder(w).Encode(v)
+}
+
+// Blocking routes pattern to a handler that never answers: it reports on
+// started when a request arrives and on aborted when the client gives up
+// (cancellation, deadline), so tests can prove a request was really aborted.
+func (s *Server) Blocking(pattern string) (started, aborted chan struct{}) {
+	started, aborted = make(chan struct{}, 64), make(chan struct{}, 64)
+	s.Handle(pattern, func(_ http.ResponseWriter, r *http.Request) {
+		started <- struct{}{}
+		select {
+		case <-r.Context().Done():
+			aborted <- struct{}{}
+		case <-time.After(20 * time.Second):
+		}
+	})
+	return started, aborted
 }

@@ -43,7 +43,7 @@ func Path(segments ...string) (string, error) {
 	var b strings.Builder
 	for _, s := range segments {
 		if reason := segmentProblem(s); reason != "" {
-			return "", &PathError{Value: clipValue(s), Reason: reason}
+			return "", &PathError{Value: Clip(s), Reason: reason}
 		}
 		b.WriteByte('/')
 		b.WriteString(url.PathEscape(s))
@@ -66,19 +66,19 @@ func FilePath(prefix []string, file string) (string, error) {
 		return "", err
 	}
 	if len(file) > MaxFilePathBytes {
-		return "", &PathError{Value: clipValue(file), Reason: fmt.Sprintf("a path is at most %d bytes, got %d", MaxFilePathBytes, len(file))}
+		return "", &PathError{Value: Clip(file), Reason: fmt.Sprintf("a path is at most %d bytes, got %d", MaxFilePathBytes, len(file))}
 	}
 	if file == "" {
 		return "", &PathError{Value: file, Reason: "the path is empty"}
 	}
 	if strings.HasPrefix(file, "/") {
-		return "", &PathError{Value: clipValue(file), Reason: "give the path relative to the repository root, without a leading '/'"}
+		return "", &PathError{Value: Clip(file), Reason: "give the path relative to the repository root, without a leading '/'"}
 	}
 	var b strings.Builder
 	b.WriteString(head)
 	for _, s := range strings.Split(file, "/") {
 		if reason := segmentProblem(s); reason != "" {
-			return "", &PathError{Value: clipValue(file), Reason: fmt.Sprintf("its part %q: %s", clipValue(s), reason)}
+			return "", &PathError{Value: Clip(file), Reason: fmt.Sprintf("its part %q: %s", Clip(s), reason)}
 		}
 		b.WriteByte('/')
 		b.WriteString(url.PathEscape(s))
@@ -106,7 +106,9 @@ func segmentProblem(s string) string {
 	return ""
 }
 
-func clipValue(s string) string {
+// Clip shortens a value quoted back in an error message to 64 bytes,
+// on a rune boundary, so a hostile megabyte-long argument is not echoed.
+func Clip(s string) string {
 	if len(s) <= 64 {
 		return s
 	}

@@ -126,16 +126,8 @@ func TestCancelAbortsForgeRequest(t *testing.T) {
 	// connection.
 	t.Cleanup(func() { settleGoroutines(t, base) })
 	{
-		started, aborted := make(chan struct{}, 4), make(chan struct{}, 4)
 		f := fakeforge.New(t)
-		f.Handle("GET /api/v1/user", func(w http.ResponseWriter, r *http.Request) {
-			started <- struct{}{}
-			select {
-			case <-r.Context().Done():
-				aborted <- struct{}{}
-			case <-time.After(10 * time.Second):
-			}
-		})
+		started, aborted := f.Blocking("GET /api/v1/user")
 		r := forgeRunner(f.BaseURL(), 30*time.Second, 30*time.Second, 0)
 		w := serve(t, append(user.Tools(), echo()), r, stdio.Limits{})
 

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
 )
 
 // Args are a call's arguments after validation against the definition:
@@ -180,11 +182,11 @@ func (p Param) checkString(s string) error {
 		return fmt.Errorf("is %d bytes long; at most %d are allowed", len(s), p.MaxLength)
 	}
 	if len(p.Enum) > 0 && !contains(p.Enum, s) {
-		return fmt.Errorf("must be one of %s, got %q", strings.Join(p.Enum, ", "), clip(s))
+		return fmt.Errorf("must be one of %s, got %q", strings.Join(p.Enum, ", "), forgejo.Clip(s))
 	}
 	if p.Pattern != nil && s != "" {
 		if !p.Pattern.MatchString(s) || s == "." || s == ".." {
-			return fmt.Errorf("must contain %s, got %q", p.PatternHint, clip(s))
+			return fmt.Errorf("must contain %s, got %q", p.PatternHint, forgejo.Clip(s))
 		}
 	}
 	return nil
@@ -214,7 +216,7 @@ func toInt(v any) (int64, error) {
 func parseIntString(s string) (int64, error) {
 	i, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
 	if err != nil {
-		return 0, fmt.Errorf("must be a whole number, got %q", clip(s))
+		return 0, fmt.Errorf("must be a whole number, got %q", forgejo.Clip(s))
 	}
 	return i, nil
 }
@@ -249,19 +251,7 @@ func contains(list []string, s string) bool {
 func quoteAll(ss []string) string {
 	q := make([]string, len(ss))
 	for i, s := range ss {
-		q[i] = strconv.Quote(clip(s))
+		q[i] = strconv.Quote(forgejo.Clip(s))
 	}
 	return strings.Join(q, ", ")
-}
-
-// clip shortens a value quoted back in an error message.
-func clip(s string) string {
-	if len(s) <= 64 {
-		return s
-	}
-	cut := 64
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
 }
