@@ -98,6 +98,9 @@ func New(o Options) (*Server, error) {
 		if h == "*" {
 			s.anyHost = true
 		}
+		if host, _, err := net.SplitHostPort(h); err == nil {
+			h = host // a port given by mistake: the check is by name
+		}
 		s.hosts[strings.ToLower(strings.Trim(h, "[]"))] = true
 	}
 	if o.PublicURL != nil {
@@ -124,6 +127,8 @@ func New(o Options) (*Server, error) {
 	// filter can be added to the server mcpserver built.
 	server.WithToolFilter(filterTools)(ms)
 	s.mcp = server.NewStreamableHTTPServer(ms,
+		// No session ID is minted or checked: any replica serves any
+		// request, and nothing accumulates per client.
 		server.WithStateLess(true),
 		// No server-initiated messages exist here (the tool list never
 		// changes), so the long-lived GET stream has nothing to carry:
@@ -189,7 +194,7 @@ type identityKey struct{}
 // it to mcp-go.
 func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) {
 	if r.ContentLength > s.opts.MaxBodyBytes {
-		s.readBody(w, r) // answers 413 before any token check costs a round trip
+		s.tooLarge(w) // before any token check costs a round trip
 		return
 	}
 	token, present, err := bearerToken(r.Header)

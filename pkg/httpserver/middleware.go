@@ -201,6 +201,10 @@ func (s *Server) limitInFlight(next http.Handler) http.Handler {
 	})
 }
 
+func (s *Server) tooLarge(w http.ResponseWriter) {
+	http.Error(w, fmt.Sprintf("413 Request Entity Too Large: the body exceeds %d bytes (--http-max-body-bytes)", s.opts.MaxBodyBytes), http.StatusRequestEntityTooLarge)
+}
+
 // readBody buffers a POST body up to MaxBodyBytes and answers 413 past it.
 // mcp-go reads the whole body anyway; reading it here first turns an
 // oversized body into a plain 413 instead of a JSON-RPC parse error, and
@@ -209,18 +213,12 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) bool {
 	if r.Method != http.MethodPost {
 		return true
 	}
-	tooLarge := func() bool {
-		http.Error(w, fmt.Sprintf("413 Request Entity Too Large: the body exceeds %d bytes (--http-max-body-bytes)", s.opts.MaxBodyBytes), http.StatusRequestEntityTooLarge)
-		return false
-	}
-	if r.ContentLength > s.opts.MaxBodyBytes {
-		return tooLarge()
-	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.opts.MaxBodyBytes))
 	var mbe *http.MaxBytesError
 	switch {
 	case errors.As(err, &mbe):
-		return tooLarge()
+		s.tooLarge(w)
+		return false
 	case err != nil:
 		http.Error(w, "400 Bad Request: reading the body failed", http.StatusBadRequest)
 		return false
