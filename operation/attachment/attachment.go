@@ -45,7 +45,8 @@ const uploadField = "attachment"
 // parent's id parameter, its route and the words in messages.
 type scope struct {
 	noun    string // in tool names: "issue" or "comment"
-	what    string // in descriptions: "an issue or pull request", "an issue comment"
+	what    string // in descriptions: "an issue or PR", "an issue comment"
+	owns    string // possessive: "an issue's or PR's"
 	idParam tool.Param
 	// parent is the route of the attachments' parent, as segments for
 	// forgejo.Path; its attachments are below it at "assets".
@@ -55,7 +56,7 @@ type scope struct {
 }
 
 var issueScope = scope{
-	noun: "issue", what: "an issue or pull request",
+	noun: "issue", what: "an issue or PR", owns: "an issue's or PR's",
 	idParam: tool.Index(),
 	parent: func(a tool.Args) []string {
 		return []string{"repos", a.String("owner"), a.String("repo"), "issues", strconv.FormatInt(a.Int("index"), 10)}
@@ -66,9 +67,8 @@ var issueScope = scope{
 }
 
 var commentScope = scope{
-	noun: "comment", what: "an issue comment",
-	idParam: tool.Int("comment_id", "ID of the issue comment (the id of list_issue_comments), not the issue number",
-		tool.Required(), tool.AtLeast(1)),
+	noun: "comment", what: "an issue comment", owns: "an issue comment's",
+	idParam: tool.Int("comment_id", "Comment ID", tool.Required(), tool.AtLeast(1)),
 	parent: func(a tool.Args) []string {
 		return []string{"repos", a.String("owner"), a.String("repo"), "issues", "comments", strconv.FormatInt(a.Int("comment_id"), 10)}
 	},
@@ -105,55 +105,49 @@ func (s scope) name(verb string) string {
 }
 
 func (s scope) tools() []tool.Def {
-	attachmentID := tool.Int("attachment_id", fmt.Sprintf("Attachment ID (the id field of %s)", s.name("list")),
-		tool.Required(), tool.AtLeast(1))
+	// Descriptions are short on purpose: every session pays for tools/list.
+	attachmentID := tool.Int("attachment_id", "Attachment ID", tool.Required(), tool.AtLeast(1))
 	base := []tool.Param{tool.Owner(), tool.Repo(), s.idParam}
 	// slices.Concat always copies: the definitions must not share arrays.
 	withID := slices.Concat(base, []tool.Param{attachmentID})
 	return []tool.Def{
 		{
 			Name: s.name("list"), Toolset: toolset,
-			Description: fmt.Sprintf("List the files attached to %s (id, name, size, browser_download_url); "+
-				"getting the %s does not show them", s.what, s.noun),
-			Params: base, Annotations: tool.Read(), Handler: s.list,
+			Description: fmt.Sprintf("List %s files", s.owns),
+			Params:      base, Annotations: tool.Read(), Handler: s.list,
 		},
 		{
 			Name: s.name("get"), Toolset: toolset,
-			Description: fmt.Sprintf("Get the metadata of one file attached to %s (not its bytes: see %s)", s.what, s.name("download")),
+			Description: "Attachment metadata",
 			Params:      withID, Annotations: tool.Read(), Handler: s.get,
 		},
 		{
 			Name: s.name("download"), Toolset: toolset,
-			Description: fmt.Sprintf("Download a file attached to %s: its metadata, and its bytes as a blob up to 1 MiB "+
-				"(also as an image for PNG, JPEG, GIF, WebP). For larger files pass offset (and max_bytes) and follow next_offset", s.what),
+			Description: "Attachment metadata and bytes up to 1 MiB (images also as image); larger files: pass offset",
 			Params: slices.Concat(withID, []tool.Param{
-				tool.Int("offset", "First byte of the window to return; giving offset or max_bytes returns a window "+
-					"even of a file over 1 MiB", tool.AtLeast(0)),
-				tool.Int("max_bytes", "Largest window to return, in bytes (default and at most 1048576)",
-					tool.Range(1, MaxInlineDownloadBytes))}),
+				tool.Int("offset", "Start byte", tool.AtLeast(0)),
+				tool.Int("max_bytes", "Window size", tool.Range(1, MaxInlineDownloadBytes))}),
 			Annotations: tool.Read(), Handler: s.download,
 		},
 		{
 			Name: s.name("create"), Toolset: toolset,
-			Description: fmt.Sprintf("Attach a file to %s; content is the file base64-encoded "+
-				"(the server's upload limit is 10 MiB unless configured otherwise)", s.what),
+			Description: fmt.Sprintf("Attach a file to %s", s.what),
 			Params: slices.Concat(base, []tool.Param{
-				tool.Str("content", "The file's bytes, base64-encoded (RFC 4648)", tool.Required(), tool.Secret()),
-				tool.Str("filename", `Name of the attached file, e.g. "requirements.pdf"`, tool.Required(), tool.MaxLen(255)),
-				tool.Str("mime_type", "MIME type of the file, e.g. application/pdf (optional: inferred from the "+
-					"filename, else from the content)", tool.MaxLen(255))}),
+				tool.Str("content", "Base64 file", tool.Required(), tool.Secret()),
+				tool.Str("filename", "File name", tool.Required()),
+				tool.Str("mime_type", "MIME type")}),
 			Annotations: tool.Write(false), Handler: s.create, CLIFile: "content", LargeArgs: true,
 		},
 		{
 			Name: s.name("edit"), Toolset: toolset,
-			Description: fmt.Sprintf("Rename a file attached to %s", s.what),
-			Params: slices.Concat(withID, []tool.Param{tool.Str("name", `New name for the attachment, e.g. "requirements-v2.pdf"`,
-				tool.Required(), tool.MaxLen(255))}),
+			Description: "Rename an attachment",
+			Params: slices.Concat(withID, []tool.Param{
+				tool.Str("name", "New file name", tool.Required())}),
 			Annotations: tool.Write(true), Handler: s.edit,
 		},
 		{
 			Name: s.name("delete"), Toolset: toolset,
-			Description: fmt.Sprintf("Delete a file attached to %s, for good", s.what),
+			Description: "Delete an attachment",
 			Params:      withID, Annotations: tool.Destroy(true), Handler: s.delete,
 		},
 	}
@@ -191,6 +185,10 @@ func (s scope) fail(ctx context.Context, c *forgejo.Client, a tool.Args, err err
 	return fmt.Errorf("%s %s: the forge answered 404 although the %s exists; attachments may be disabled on this forge", verb, subject, s.noun)
 }
 
+// maxNameBytes bounds file names and MIME types. It is checked here, not
+// advertised in the schema: every schema byte is paid in every session.
+const maxNameBytes = 255
+
 // checkName refuses a file name the forge would store badly or that would
 // read as a path: empty, a path, control characters.
 func checkName(param, name string) error {
@@ -203,6 +201,8 @@ func checkName(param, name string) error {
 		return fmt.Errorf("%s %q is not a file name", param, name)
 	case strings.IndexFunc(name, unicode.IsControl) >= 0:
 		return fmt.Errorf("%s must not contain control characters (such as line breaks)", param)
+	case len(name) > maxNameBytes:
+		return fmt.Errorf("%s is %d bytes long; at most %d are allowed", param, len(name), maxNameBytes)
 	}
 	return nil
 }

@@ -130,6 +130,9 @@ func uploadType(given string) (string, error) {
 	if given == "" {
 		return "", nil
 	}
+	if len(given) > maxNameBytes {
+		return "", fmt.Errorf("mime_type is %d bytes long; at most %d are allowed", len(given), maxNameBytes)
+	}
 	mt, params, err := mime.ParseMediaType(given)
 	if typ, sub, ok := strings.Cut(mt, "/"); err != nil || !ok || typ == "" || sub == "" || strings.Contains(sub, "/") {
 		return "", fmt.Errorf("mime_type %q is not a MIME type; use a type/subtype such as application/pdf, or leave it out to infer it", given)

@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"net/http"
+	"strings"
 	"testing"
 
 	sdk "codeberg.org/mvdkleijn/forgejo-sdk/forgejo/v3"
@@ -37,6 +38,8 @@ func TestCreate(t *testing.T) {
 		{"missing filename", "create_issue_attachment", args("index", 3, "content", b64(pdf)), 0, "", nil, `missing required argument "filename"`},
 		{"blank filename", "create_issue_attachment", args("index", 3, "filename", "  ", "content", b64(pdf)), 0, "", nil, `argument "filename" must not be empty`},
 		{"path as filename", "create_issue_attachment", args("index", 3, "filename", "../etc/passwd", "content", b64(pdf)), 0, "", nil, "must be a plain file name"},
+		{"filename over 255 bytes", "create_issue_attachment", args("index", 3, "filename", strings.Repeat("a", 252)+".pdf", "content", b64(pdf)), 0, "", nil, "filename is 256 bytes long; at most 255 are allowed"},
+		{"mime type over 255 bytes", "create_issue_attachment", args("index", 3, "filename", "a.pdf", "content", b64(pdf), "mime_type", "application/"+strings.Repeat("x", 250)), 0, "", nil, "mime_type is 262 bytes long"},
 		{"line break in filename", "create_issue_attachment", args("index", 3, "filename", "a\nb.pdf", "content", b64(pdf)), 0, "", nil, "control characters"},
 		{"bad mime type", "create_issue_attachment", args("index", 3, "filename", "a.pdf", "content", b64(pdf), "mime_type", "pdf"), 0, "", nil, `mime_type "pdf" is not a MIME type`},
 		{"negative comment id", "create_comment_attachment", args("comment_id", -7, "filename", "a.pdf", "content", b64(pdf)), 0, "", nil, `argument "comment_id" must be at least 1`},
