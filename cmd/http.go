@@ -2,11 +2,10 @@ package cmd
 
 import (
 	"context"
-	"errors"
+	"crypto/tls"
 	"log/slog"
 	"net"
 	"net/url"
-	"os"
 	"strings"
 	"time"
 
@@ -55,12 +54,11 @@ func (h *HTTPConfig) resolve() error {
 	if (h.TLSCert == "") != (h.TLSKey == "") {
 		return usagef("--tls-cert and --tls-key go together: give both or neither")
 	}
-	for _, f := range []string{h.TLSCert, h.TLSKey} {
-		if f == "" {
-			continue
-		}
-		if _, err := os.Stat(f); err != nil {
-			return usagef("cannot read TLS file: %v", errors.Unwrap(err))
+	if h.TLSCert != "" {
+		// Loaded here as well as at start, so a bad pair is a usage error
+		// before anything listens.
+		if _, err := tls.LoadX509KeyPair(h.TLSCert, h.TLSKey); err != nil {
+			return usagef("cannot use --tls-cert/--tls-key: %v", err)
 		}
 	}
 	if h.PublicURL != "" {

@@ -42,7 +42,7 @@ func TestHTTPUsageErrors(t *testing.T) {
 	}{
 		{name: "bad address", args: []string{"--http-addr", "8080"}, err: "is not host:port"},
 		{name: "cert without key", args: []string{"--tls-cert", "cert.pem"}, err: "--tls-cert and --tls-key go together"},
-		{name: "missing cert file", args: []string{"--tls-cert", "/nonexistent/c.pem", "--tls-key", "/nonexistent/k.pem"}, err: "cannot read TLS file"},
+		{name: "missing cert file", args: []string{"--tls-cert", "/nonexistent/c.pem", "--tls-key", "/nonexistent/k.pem"}, err: "cannot use --tls-cert/--tls-key"},
 		{name: "relative public URL", args: []string{"--public-url", "mcp.example"}, err: "must be an absolute http(s) URL"},
 		{name: "public URL with query", args: []string{"--public-url", "https://mcp.example/?a=b"}, err: "must be an absolute http(s) URL"},
 		{name: "public URL naming the endpoint", args: []string{"--public-url", "https://mcp.example/mcp"}, err: "should be the server's root"},
