@@ -138,7 +138,7 @@ func TestE2EReadOnlyAndToolsets(t *testing.T) {
 		names = append(names, tl.Name)
 		assert.True(t, tl.Annotations.ReadOnlyHint, tl.Name)
 	}
-	assert.ElementsMatch(t, []string{"get_my_user_info", "get_issue_by_index", "list_repo_issues", "list_issue_comments"}, names)
+	assert.ElementsMatch(t, []string{"get_my_user_info", "get_issue_by_index", "list_repo_issues", "list_issue_comments", "get_issue_comment"}, names)
 
 	_, err = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "create_issue", Arguments: map[string]any{}})
 	require.Error(t, err, "a tool that is not offered is a protocol error: the client asked for something that does not exist")

@@ -17,7 +17,7 @@ const toolset = "issue"
 
 // Tools returns the issue toolset.
 func Tools() []tool.Def {
-	return []tool.Def{
+	return append([]tool.Def{
 		{
 			Name:        "get_issue_by_index",
 			Toolset:     toolset,
@@ -69,7 +69,7 @@ func Tools() []tool.Def {
 			Annotations: tool.Write(false),
 			Handler:     createComment,
 		},
-	}
+	}, editTools()...)
 }
 
 // Issue is the compact shape of an issue; Body is left out of lists.
