@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mark3labs/mcp-go/server"
 )
@@ -64,7 +65,7 @@ func FuzzServe(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s := server.NewMCPServer("fuzz", "1")
 		var out bytes.Buffer
-		err := Serve(context.Background(), s, bytes.NewReader(data), &out, Limits{MaxFrameBytes: 256}, nil)
+		err := Serve(context.Background(), s, bytes.NewReader(data), &out, Limits{MaxFrameBytes: 256, ShutdownGrace: 100 * time.Millisecond}, nil)
 		if err != nil {
 			t.Fatalf("Serve: %v", err)
 		}
