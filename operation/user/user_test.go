@@ -26,5 +26,5 @@ func TestGetMyUserInfoBadToken(t *testing.T) {
 	f.JSON("GET /api/v1/user", 401, map[string]string{"message": "invalid token"})
 	res := f.Call(t, user.Tools(), "get_my_user_info", nil)
 	assert.True(t, res.IsError)
-	assert.Equal(t, "get the token's user: the forge rejected the token (401 Unauthorized); check that FORGEJO_ACCESS_TOKEN is valid and not expired", fakeforge.Text(t, res))
+	assert.Equal(t, "get the token's user: the forge rejected the token (401 Unauthorized); check that the access token (FORGEJO_ACCESS_TOKEN, --token-file, or the Authorization header over HTTP) is valid and not expired", fakeforge.Text(t, res))
 }

@@ -60,7 +60,7 @@ func NewHTTPClient(o HTTPOptions) *http.Client {
 		ExpectContinueTimeout: time.Second,
 		IdleConnTimeout:       90 * time.Second,
 		MaxIdleConns:          64,
-		MaxIdleConnsPerHost:   16,
+		MaxIdleConnsPerHost:   64,
 		ForceAttemptHTTP2:     true,
 	}
 	base := o.BaseURL

@@ -36,7 +36,7 @@ func (e *Error) Error() string {
 	case e.Status == http.StatusNotFound:
 		return fmt.Sprintf("%s not found (404): it does not exist or this token cannot see it%s", e.Subject, msg)
 	case e.Status == http.StatusUnauthorized:
-		return fmt.Sprintf("%s: the forge rejected the token (401 Unauthorized); check that FORGEJO_ACCESS_TOKEN is valid and not expired", op)
+		return fmt.Sprintf("%s: the forge rejected the token (401 Unauthorized); check that the access token (FORGEJO_ACCESS_TOKEN, --token-file, or the Authorization header over HTTP) is valid and not expired", op)
 	case e.Status == http.StatusForbidden:
 		return fmt.Sprintf("%s: permission denied (403)%s; the token may lack a scope (such as write:issue or write:repository) or the user the rights", op, msg)
 	case e.Status == http.StatusConflict:

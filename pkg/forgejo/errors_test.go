@@ -32,7 +32,7 @@ func TestFailMessages(t *testing.T) {
 		{name: "404 specific message kept", status: 404, body: map[string]string{"message": "repository does not exist [id: 0, uid: 1, owner_name: o, name: r]"},
 			want: "issue o/r#9 not found (404): it does not exist or this token cannot see it: repository does not exist"},
 		{name: "401", status: 401, body: map[string]string{"message": "user does not exist"},
-			want: "get issue o/r#9: the forge rejected the token (401 Unauthorized); check that FORGEJO_ACCESS_TOKEN is valid and not expired"},
+			want: "get issue o/r#9: the forge rejected the token (401 Unauthorized); check that the access token (FORGEJO_ACCESS_TOKEN, --token-file, or the Authorization header over HTTP) is valid and not expired"},
 		{name: "403 scope", status: 403, body: map[string]string{"message": "token does not have at least one of required scope(s): [read:issue]"},
 			want: "get issue o/r#9: permission denied (403): token does not have at least one of required scope(s): [read:issue]"},
 		{name: "422", status: 422, body: map[string]string{"message": "title is required"},
