@@ -17,7 +17,7 @@ const toolset = "repo"
 
 // Tools returns the repo toolset.
 func Tools() []tool.Def {
-	return []tool.Def{
+	return append(append([]tool.Def{
 		{
 			Name:        "list_my_repos",
 			Toolset:     toolset,
@@ -41,7 +41,7 @@ func Tools() []tool.Def {
 			Annotations: tool.Write(false),
 			Handler:     createRepo,
 		},
-	}
+	}, historyTools()...), fileTools()...)
 }
 
 var namePattern = tool.Repo().Pattern

@@ -1,0 +1,136 @@
+package repo
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	sdk "codeberg.org/mvdkleijn/forgejo-sdk/forgejo/v3"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
+)
+
+// historyTools returns the branch and commit tools.
+func historyTools() []tool.Def {
+	return []tool.Def{
+		{
+			Name:        "list_branches",
+			Toolset:     toolset,
+			Description: "List branches with their head commits",
+			Params:      []tool.Param{tool.Owner(), tool.Repo(), tool.Page(), tool.Limit()},
+			Annotations: tool.Read(),
+			Handler:     listBranches,
+		},
+		{
+			Name:        "create_branch",
+			Toolset:     toolset,
+			Description: "Create a branch",
+			Params: []tool.Param{tool.Owner(), tool.Repo(),
+				tool.Str("branch", "New branch name", tool.Required()),
+				tool.Str("from", "Base branch (default: default branch)")},
+			Annotations: tool.Write(false),
+			Handler:     createBranch,
+		},
+		{
+			Name:        "list_repo_commits",
+			Toolset:     toolset,
+			Description: "List commits, newest first",
+			Params: []tool.Param{tool.Owner(), tool.Repo(),
+				tool.Str("sha", "Branch, tag or commit"),
+				tool.Str("path", "Only commits changing this path"),
+				tool.Page(), tool.Limit()},
+			Annotations: tool.Read(),
+			Handler:     listCommits,
+		},
+	}
+}
+
+// Branch is the compact shape of a branch.
+type Branch struct {
+	Name      string `json:"name"`
+	Commit    string `json:"commit"`
+	Message   string `json:"message,omitempty"`
+	Protected bool   `json:"protected,omitempty"`
+}
+
+func compactBranch(b *sdk.Branch) Branch {
+	out := Branch{Name: b.Name, Protected: b.Protected}
+	if b.Commit != nil {
+		out.Commit, out.Message = b.Commit.ID, firstLine(b.Commit.Message)
+	}
+	return out
+}
+
+// Commit is the compact shape of a commit.
+type Commit struct {
+	SHA     string    `json:"sha"`
+	Message string    `json:"message"`
+	Author  string    `json:"author"`
+	Date    time.Time `json:"date"`
+}
+
+func compactCommit(c *sdk.Commit) Commit {
+	out := Commit{}
+	if c.CommitMeta != nil {
+		out.SHA, out.Date = c.SHA, c.Created
+	}
+	if rc := c.RepoCommit; rc != nil {
+		out.Message = firstLine(rc.Message)
+		if rc.Author != nil {
+			out.Author = rc.Author.Name
+			if t, err := time.Parse(time.RFC3339, rc.Author.Date); err == nil {
+				out.Date = t
+			}
+		}
+	}
+	if c.Author != nil && c.Author.UserName != "" {
+		out.Author = c.Author.UserName
+	}
+	return out
+}
+
+// firstLine is a commit message's subject, bounded.
+func firstLine(msg string) string {
+	if i := strings.IndexByte(msg, '\n'); i >= 0 {
+		msg = msg[:i]
+	}
+	return forgejo.Sanitize(msg, 200)
+}
+
+func listBranches(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
+	page, limit := a.Int("page"), a.Int("limit")
+	list, resp, err := c.SDK(ctx).ListRepoBranches(a.String("owner"), a.String("repo"), sdk.ListRepoBranchesOptions{
+		ListOptions: sdk.ListOptions{Page: int(page), PageSize: int(limit)}})
+	if err := forgejo.Fail(resp, err, "list branches of", repoRef(a)); err != nil {
+		return nil, err
+	}
+	return tool.Items(tool.Map(list, compactBranch), page, forgejo.HasMore(resp, int(page), len(list), int(limit)))
+}
+
+func createBranch(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
+	b, resp, err := c.SDK(ctx).CreateBranch(a.String("owner"), a.String("repo"), sdk.CreateBranchOption{
+		BranchName: a.String("branch"), OldBranchName: a.String("from")})
+	subject := fmt.Sprintf("branch %s in %s/%s", a.String("branch"), a.String("owner"), a.String("repo"))
+	if err := forgejo.Fail(resp, err, "create", subject); err != nil {
+		return nil, err
+	}
+	return tool.JSON(compactBranch(b))
+}
+
+func listCommits(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
+	page, limit := a.Int("page"), a.Int("limit")
+	list, resp, err := c.SDK(ctx).ListRepoCommits(a.String("owner"), a.String("repo"), sdk.ListCommitOptions{
+		ListOptions: sdk.ListOptions{Page: int(page), PageSize: int(limit)},
+		SHA:         a.String("sha"), Path: a.String("path")})
+	if err := forgejo.Fail(resp, err, "list commits of", repoRef(a)); err != nil {
+		return nil, err
+	}
+	return tool.Items(tool.Map(list, compactCommit), page, forgejo.HasMore(resp, int(page), len(list), int(limit)))
+}
+
+func repoRef(a tool.Args) string {
+	return fmt.Sprintf("repository %s/%s", a.String("owner"), a.String("repo"))
+}
