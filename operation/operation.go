@@ -5,6 +5,7 @@ package operation
 import (
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/attachment"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/issue"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/pull"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/repo"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/user"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/version"
@@ -19,6 +20,7 @@ func All() []tool.Def {
 		user.Tools(),
 		repo.Tools(),
 		issue.Tools(),
+		pull.Tools(),
 		attachment.Tools(),
 	} {
 		all = append(all, tools...)

@@ -19,7 +19,7 @@ func historyTools() []tool.Def {
 		{
 			Name:        "list_branches",
 			Toolset:     toolset,
-			Description: "List branches with their head commits",
+			Description: "List branches",
 			Params:      []tool.Param{tool.Owner(), tool.Repo(), tool.Page(), tool.Limit()},
 			Annotations: tool.Read(),
 			Handler:     listBranches,
@@ -40,7 +40,7 @@ func historyTools() []tool.Def {
 			Description: "List commits, newest first",
 			Params: []tool.Param{tool.Owner(), tool.Repo(),
 				tool.Str("sha", "Branch, tag or commit"),
-				tool.Str("path", "Only commits changing this path"),
+				tool.Str("path", "Path filter"),
 				tool.Page(), tool.Limit()},
 			Annotations: tool.Read(),
 			Handler:     listCommits,

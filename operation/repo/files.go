@@ -58,7 +58,7 @@ func fileTools() []tool.Def {
 		{
 			Name:        "create_file",
 			Toolset:     toolset,
-			Description: "Commit a new file",
+			Description: "Add a file",
 			Params: []tool.Param{tool.Owner(), tool.Repo(), fileParam(),
 				tool.Str("content", "File text", tool.Required()), messageParam(), branchParam()},
 			Annotations: tool.Write(false),
@@ -67,9 +67,9 @@ func fileTools() []tool.Def {
 		{
 			Name:        "update_file",
 			Toolset:     toolset,
-			Description: "Commit new content for an existing file",
+			Description: "Replace a file's content",
 			Params: []tool.Param{tool.Owner(), tool.Repo(), fileParam(),
-				tool.Str("content", "New file text", tool.Required()),
+				tool.Str("content", "File text", tool.Required()),
 				tool.Str("sha", "Current file SHA", tool.Required()),
 				messageParam(), branchParam()},
 			Annotations: tool.Write(false),
@@ -78,7 +78,7 @@ func fileTools() []tool.Def {
 		{
 			Name:        "delete_file",
 			Toolset:     toolset,
-			Description: "Commit the removal of a file",
+			Description: "Delete a file",
 			Params: []tool.Param{tool.Owner(), tool.Repo(), fileParam(),
 				tool.Str("sha", "Current file SHA", tool.Required()),
 				messageParam(), branchParam()},

@@ -1,0 +1,100 @@
+package pull_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/pull"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/repo"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/fakeforge"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/testforge"
+)
+
+// TestLivePullRequestWorkflow is the agent workflow end to end: branch,
+// commit, open a pull request, read it, its files and diff, merge it.
+func TestLivePullRequestWorkflow(t *testing.T) {
+	f := testforge.Get(t)
+	owner, name := f.NewRepo(t)
+	defs := append(repo.Tools(), pull.Tools()...)
+	call := func(toolName string, args map[string]any) string {
+		t.Helper()
+		args["owner"], args["repo"] = owner, name
+		res := f.Call(t, defs, toolName, args)
+		require.False(t, res.IsError, "%s: %s", toolName, fakeforge.Text(t, res))
+		return fakeforge.Text(t, res)
+	}
+	call("create_branch", map[string]any{"branch": "fix"})
+	call("create_file", map[string]any{"path": "fix.txt", "content": "fixed\n", "message": "Add the fix", "branch": "fix"})
+
+	text := call("create_pull_request", map[string]any{"head": "fix", "base": "main", "title": "Fix it", "body": "Fixes the thing."})
+	var pr struct {
+		Number  int64  `json:"number"`
+		Head    string `json:"head"`
+		Base    string `json:"base"`
+		HeadSHA string `json:"head_sha"`
+		State   string `json:"state"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(text), &pr))
+	assert.Equal(t, "fix", pr.Head)
+	assert.Equal(t, "main", pr.Base)
+	assert.Equal(t, "open", pr.State)
+	index := float64(pr.Number)
+
+	text = call("get_pull_request_by_index", map[string]any{"index": index})
+	assert.Contains(t, text, `"body":"Fixes the thing."`)
+	assert.Contains(t, text, fmt.Sprintf(`"author":"%s"`, f.User))
+
+	text = call("list_repo_pull_requests", map[string]any{})
+	assert.Contains(t, text, `"title":"Fix it"`)
+	assert.NotContains(t, text, "Fixes the thing.", "lists leave bodies out")
+
+	text = call("list_pull_request_files", map[string]any{"index": index})
+	assert.Contains(t, text, `{"filename":"fix.txt","status":"added","additions":1,"deletions":0}`)
+
+	text = call("get_pull_request_diff", map[string]any{"index": index})
+	var d struct {
+		Diff       string `json:"diff"`
+		NextOffset int64  `json:"next_offset"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(text), &d))
+	assert.Contains(t, d.Diff, "diff --git a/fix.txt b/fix.txt")
+	assert.Contains(t, d.Diff, "+fixed")
+	assert.Zero(t, d.NextOffset)
+
+	res := f.Call(t, defs, "merge_pull_request", map[string]any{"owner": owner, "repo": name, "index": index, "head_sha": strings.Repeat("0", 40)})
+	assert.True(t, res.IsError, "a moved head is refused: %s", fakeforge.Text(t, res))
+	assert.Contains(t, fakeforge.Text(t, res), fmt.Sprintf("merge pull request %s/%s#%d", owner, name, pr.Number))
+
+	text = call("merge_pull_request", map[string]any{"index": index, "style": "squash", "head_sha": pr.HeadSHA})
+	assert.Contains(t, text, `"merged":true`)
+	assert.Contains(t, text, `"state":"closed"`)
+	text = call("get_file_content", map[string]any{"path": "fix.txt", "ref": "main"})
+	assert.Contains(t, text, `"text":"fixed\n"`)
+
+	res = f.Call(t, defs, "merge_pull_request", map[string]any{"owner": owner, "repo": name, "index": index})
+	assert.True(t, res.IsError, "merging twice is refused")
+	t.Logf("second merge: %s", fakeforge.Text(t, res))
+}
+
+func TestLivePullErrors(t *testing.T) {
+	f := testforge.Get(t)
+	owner, name := f.NewRepo(t)
+	defs := pull.Tools()
+	res := f.Call(t, defs, "get_pull_request_by_index", map[string]any{"owner": owner, "repo": name, "index": 99.0})
+	assert.True(t, res.IsError)
+	assert.Equal(t, fmt.Sprintf("pull request %s/%s#99 not found (404): it does not exist or this token cannot see it", owner, name), fakeforge.Text(t, res))
+
+	res = f.Call(t, defs, "get_pull_request_diff", map[string]any{"owner": owner, "repo": name, "index": 99.0})
+	assert.True(t, res.IsError)
+	assert.Contains(t, fakeforge.Text(t, res), fmt.Sprintf("pull request %s/%s#99 not found (404)", owner, name))
+
+	res = f.Call(t, defs, "create_pull_request", map[string]any{"owner": owner, "repo": name, "head": "no-such-branch", "base": "main", "title": "x"})
+	assert.True(t, res.IsError)
+	assert.Equal(t, "open a pull request from no-such-branch into main in "+owner+"/"+name+
+		": the repository or one of the branches does not exist (404), or this token cannot see it", fakeforge.Text(t, res))
+}
