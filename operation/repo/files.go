@@ -21,6 +21,9 @@ import (
 // it the text is cut at a line end and the result says where to go on.
 const MaxTextBytes = 128 << 10
 
+// MaxEntries bounds the entries list_repo_contents returns.
+const MaxEntries = 1000
+
 func refParam() tool.Param {
 	return tool.Str("ref", "Branch, tag or commit")
 }
@@ -302,7 +305,12 @@ func listContents(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.Cal
 	entries := tool.Map(list, func(e *sdk.ContentsResponse) Entry {
 		return Entry{Name: e.Name, Type: e.Type, Size: e.Size, Path: e.Path}
 	})
-	return tool.JSON(map[string]any{"entries": entries})
+	out := map[string]any{"entries": entries}
+	if len(entries) > MaxEntries { // the forge does not page directories
+		out["entries"] = entries[:MaxEntries]
+		out["note"] = fmt.Sprintf("only the first %d of %d entries; list a subdirectory", MaxEntries, len(entries))
+	}
+	return tool.JSON(out)
 }
 
 // Written is what the file-writing tools return.

@@ -168,3 +168,21 @@ func TestWriteFiles(t *testing.T) {
 	assert.True(t, res.IsError)
 	assert.Equal(t, "update file stale.txt in o/r@dev: conflict (409), it may already exist: sha does not match", fakeforge.Text(t, res))
 }
+
+func TestListRepoContentsBounded(t *testing.T) {
+	f := fakeforge.New(t)
+	var many []any
+	for i := 0; i < repo.MaxEntries+5; i++ {
+		many = append(many, map[string]any{"name": fmt.Sprint(i), "path": fmt.Sprint(i), "type": "file", "size": 1})
+	}
+	f.JSON("GET /api/v1/repos/o/r/contents/", 200, many)
+	res := f.Call(t, repo.Tools(), "list_repo_contents", map[string]any{"owner": "o", "repo": "r", "path": "/"})
+	require.False(t, res.IsError, fakeforge.Text(t, res))
+	var out struct {
+		Entries []repo.Entry `json:"entries"`
+		Note    string       `json:"note"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(fakeforge.Text(t, res)), &out))
+	assert.Len(t, out.Entries, repo.MaxEntries)
+	assert.Equal(t, fmt.Sprintf("only the first %d of %d entries; list a subdirectory", repo.MaxEntries, repo.MaxEntries+5), out.Note)
+}
