@@ -153,7 +153,10 @@ func TestToolsListSize(t *testing.T) {
 	b, err := json.Marshal(map[string]any{"tools": tools})
 	require.NoError(t, err)
 	t.Logf("tools/list: %d tools, %d bytes, %d bytes per tool", len(tools), len(b), len(b)/len(tools))
-	assert.Less(t, len(b)/len(tools), 650, "average schema size per tool")
+	// The established Forgejo MCP server averages ~640 bytes per tool with
+	// no real annotations; ours carry all four (~100 bytes) and must still
+	// stay near that. A regression past this bound needs a reason.
+	assert.Less(t, len(b)/len(tools), 680, "average schema size per tool")
 }
 
 func TestE2ELive(t *testing.T) {

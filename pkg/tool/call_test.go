@@ -130,7 +130,7 @@ func TestMCPToolSchema(t *testing.T) {
 	  "annotations": {"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": true},
 	  "inputSchema": {"type": "object", "additionalProperties": false, "required": ["owner", "repo"],
 	    "properties": {
-	      "owner": {"type": "string", "description": "Repository owner: a user or organisation"},
+	      "owner": {"type": "string", "description": "Owner: a user or organisation"},
 	      "repo": {"type": "string", "description": "Repository name"},
 	      "page": {"type": "integer", "description": "Page number, from 1", "default": 1, "minimum": 1},
 	      "labels": {"type": "array", "description": "Labels", "items": {"type": "string"}},

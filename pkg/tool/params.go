@@ -13,7 +13,7 @@ const nameHint = "letters, digits, '-', '_' and '.' only"
 
 // Owner is the repository owner (user or organisation).
 func Owner() Param {
-	return Str("owner", "Repository owner: a user or organisation", Required(),
+	return Str("owner", "Owner: a user or organisation", Required(),
 		MaxLen(100), Match(namePattern, nameHint))
 }
 
