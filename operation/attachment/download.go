@@ -45,6 +45,17 @@ func (s scope) download(ctx context.Context, c *forgejo.Client, a tool.Args) (*m
 	if err != nil {
 		return nil, err
 	}
+	return Download(ctx, c, a, att, s.subject(a), s.name("download"))
+}
+
+// Download answers a download tool call for att, whose metadata the caller
+// has fetched: the metadata, then the bytes (whole up to
+// MaxInlineDownloadBytes, or the window that the offset and max_bytes
+// arguments in a ask for) as a blob, and an image when they are one.
+// subject names the attachment's parent in messages ("release 3 in o/r");
+// toolName is the download tool, named in the note about large files.
+// Release attachments are downloaded through it too.
+func Download(ctx context.Context, c *forgejo.Client, a tool.Args, att *sdk.Attachment, subject, toolName string) (*mcp.CallToolResult, error) {
 	out := downloaded{Attachment: att}
 	window := a.Has("offset") || a.Has("max_bytes")
 	offset, maxBytes := a.Int("offset"), a.Int("max_bytes")
@@ -55,7 +66,7 @@ func (s scope) download(ctx context.Context, c *forgejo.Client, a tool.Args) (*m
 		// Nothing is fetched, so download_count is not bumped either.
 		out.Note = fmt.Sprintf("%d bytes is over the %d-byte inline limit, so no bytes are included: call %s again "+
 			"with offset 0 (and max_bytes up to %d) to read it in windows, following next_offset; or fetch "+
-			"browser_download_url with the forge token", att.Size, MaxInlineDownloadBytes, s.name("download"), MaxInlineDownloadBytes)
+			"browser_download_url with the forge token", att.Size, MaxInlineDownloadBytes, toolName, MaxInlineDownloadBytes)
 		return tool.JSON(out)
 	}
 	if window && offset > 0 && offset >= att.Size {
@@ -64,7 +75,7 @@ func (s scope) download(ctx context.Context, c *forgejo.Client, a tool.Args) (*m
 	}
 	link, err := downloadURL(c, att)
 	if err != nil {
-		return nil, fmt.Errorf("download attachment %d of %s: %w", att.ID, s.subject(a), err)
+		return nil, fmt.Errorf("download attachment %d of %s: %w", att.ID, subject, err)
 	}
 	opt := forgejo.RawOptions{MaxBytes: MaxInlineDownloadBytes}
 	if window && att.Size > 0 {
@@ -75,9 +86,9 @@ func (s scope) download(ctx context.Context, c *forgejo.Client, a tool.Args) (*m
 	switch {
 	case errors.Is(err, forgejo.ErrResponseTooLarge):
 		return nil, fmt.Errorf("attachment %d of %s is larger than its metadata says (over %d bytes); read it in windows with offset and max_bytes",
-			att.ID, s.subject(a), opt.MaxBytes)
+			att.ID, subject, opt.MaxBytes)
 	case err != nil:
-		return nil, forgejo.Relabel(err, "download", fmt.Sprintf("attachment %d of %s", att.ID, s.subject(a)))
+		return nil, forgejo.Relabel(err, "download", fmt.Sprintf("attachment %d of %s", att.ID, subject))
 	}
 
 	body := raw.Body
