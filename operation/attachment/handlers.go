@@ -59,6 +59,25 @@ func (s scope) get(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.Ca
 }
 
 func (s scope) create(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
+	route, err := s.assets(a)
+	if err != nil {
+		return nil, err
+	}
+	att, err := Upload(ctx, c, a, route, func(err error) error {
+		return s.fail(ctx, c, a, err, fmt.Sprintf("attach %s to", a.String("filename")))
+	})
+	if err != nil {
+		return nil, err
+	}
+	return tool.JSON(att)
+}
+
+// Upload posts the file that a create tool call's content, filename and
+// mime_type arguments describe to route, an attachment collection
+// ("…/assets"). The arguments are checked first, so a bad upload is
+// refused with a message saying why; a forge error goes through fail, which
+// phrases it for the agent. Release attachments are uploaded through it too.
+func Upload(ctx context.Context, c *forgejo.Client, a tool.Args, route string, fail func(error) error) (*sdk.Attachment, error) {
 	filename := a.String("filename")
 	if err := checkName("filename", filename); err != nil {
 		return nil, err
@@ -76,10 +95,6 @@ func (s scope) create(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp
 	if mimeType == "" {
 		mimeType = inferType(filename, data)
 	}
-	route, err := s.assets(a)
-	if err != nil {
-		return nil, err
-	}
 	var att sdk.Attachment
 	// The name travels twice: in the part (what browsers send) and as
 	// ?name=, which the forge prefers, so non-ASCII names arrive exactly.
@@ -88,9 +103,9 @@ func (s scope) create(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp
 		Content: bytes.NewReader(data), Size: int64(len(data)),
 	}, &att)
 	if err != nil {
-		return nil, s.fail(ctx, c, a, err, fmt.Sprintf("attach %s to", filename))
+		return nil, fail(err)
 	}
-	return tool.JSON(att)
+	return &att, nil
 }
 
 func (s scope) edit(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
