@@ -111,3 +111,24 @@ func (s *Server) Blocking(pattern string) (started, aborted chan struct{}) {
 	})
 	return started, aborted
 }
+
+// SyncBuffer is a log sink safe for concurrent writers, for tests that
+// read what a server logged.
+type SyncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+// Write implements io.Writer.
+func (s *SyncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+// String returns everything written so far.
+func (s *SyncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}

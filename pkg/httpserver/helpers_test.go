@@ -88,7 +88,7 @@ type fixture struct {
 	checks   *atomic.Int64 // token checks the forge answered
 	srv      *Server
 	http     *httptest.Server
-	logs     *syncBuffer
+	logs     *fakeforge.SyncBuffer
 	released chan struct{}
 	once     sync.Once
 }
@@ -100,7 +100,7 @@ func newFixture(t *testing.T, edit func(*Options)) *fixture {
 
 func newFixtureTB(t testing.TB, edit func(*Options)) *fixture {
 	t.Helper()
-	fx := &fixture{forge: fakeforge.New(t), logs: &syncBuffer{}, released: make(chan struct{})}
+	fx := &fixture{forge: fakeforge.New(t), logs: &fakeforge.SyncBuffer{}, released: make(chan struct{})}
 	fx.checks = fakeUsers(fx.forge)
 	base := fx.forge.BaseURL()
 	o := Options{
@@ -209,22 +209,4 @@ func (fx *fixture) toolNames(t *testing.T, auth string, headers map[string]strin
 		names = append(names, tl.Name)
 	}
 	return names
-}
-
-// syncBuffer is a log sink safe for concurrent writers.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }

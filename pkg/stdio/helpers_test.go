@@ -8,14 +8,13 @@ import (
 	"io"
 	"log/slog"
 	"runtime"
-	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/stretchr/testify/require"
 
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/fakeforge"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/mcpserver"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/stdio"
@@ -31,25 +30,7 @@ type wire struct {
 	raw    chan string
 	cancel context.CancelFunc
 	done   chan error
-	logs   *syncBuffer
-}
-
-// syncBuffer is a concurrency-safe log sink.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
+	logs   *fakeforge.SyncBuffer
 }
 
 // serve starts stdio.Serve on defs through r with lim.
@@ -58,7 +39,7 @@ func serve(t *testing.T, defs []tool.Def, r *tool.Runner, lim stdio.Limits) *wir
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
-	logs := &syncBuffer{}
+	logs := &fakeforge.SyncBuffer{}
 	logger := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	r.Logger = logger
 	w := &wire{t: t, in: inW, lines: make(chan map[string]any, 1024), raw: make(chan string, 1024), cancel: cancel, done: make(chan error, 1), logs: logs}
