@@ -9,6 +9,7 @@ import (
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/repo"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/user"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/version"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/wiki"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
 )
 
@@ -22,6 +23,7 @@ func All() []tool.Def {
 		issue.Tools(),
 		pull.Tools(),
 		attachment.Tools(),
+		wiki.Tools(),
 	} {
 		all = append(all, tools...)
 	}

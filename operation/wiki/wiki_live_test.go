@@ -1,0 +1,64 @@
+package wiki_test
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/wiki"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/fakeforge"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/testforge"
+)
+
+func TestLiveWikiLifecycle(t *testing.T) {
+	f := testforge.Get(t)
+	owner, repo := f.NewRepo(t)
+	defs := wiki.Tools()
+	call := func(name string, args map[string]any) string {
+		t.Helper()
+		args["owner"], args["repo"] = owner, repo
+		res := f.Call(t, defs, name, args)
+		require.False(t, res.IsError, "%s: %s", name, fakeforge.Text(t, res))
+		return fakeforge.Text(t, res)
+	}
+
+	text := call("create_wiki_page", map[string]any{"title": "Live Page", "content": "# Live\n\nFirst **version**", "message": "create it"})
+	var created struct {
+		Title    string `json:"title"`
+		PageName string `json:"page_name"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(text), &created))
+	assert.Equal(t, "Live Page", created.Title)
+	require.NotEmpty(t, created.PageName)
+
+	text = call("list_wiki_pages", map[string]any{})
+	assert.Contains(t, text, `"title":"Live Page"`)
+	assert.Contains(t, text, `"has_more":false`)
+
+	text = call("get_wiki_page", map[string]any{"page_name": created.PageName})
+	assert.Contains(t, text, `"content":"# Live\n\nFirst **version**"`)
+
+	call("update_wiki_page", map[string]any{"page_name": created.PageName, "content": "Second version", "message": "edit it"})
+	text = call("get_wiki_page", map[string]any{"page_name": created.PageName})
+	assert.Contains(t, text, `"content":"Second version"`)
+
+	text = call("get_wiki_revisions", map[string]any{"page_name": created.PageName})
+	var revs struct {
+		Items []struct {
+			SHA     string `json:"sha"`
+			Message string `json:"message"`
+		} `json:"items"`
+		HasMore bool `json:"has_more"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(text), &revs))
+	require.Len(t, revs.Items, 2, text)
+	assert.Contains(t, revs.Items[0].Message, "edit it")
+	assert.False(t, revs.HasMore)
+
+	call("delete_wiki_page", map[string]any{"page_name": created.PageName})
+	res := f.Call(t, defs, "get_wiki_page", map[string]any{"owner": owner, "repo": repo, "page_name": created.PageName})
+	assert.True(t, res.IsError)
+	assert.Contains(t, fakeforge.Text(t, res), "not found (404)")
+}
