@@ -5,7 +5,9 @@ package operation
 import (
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/attachment"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/issue"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/org"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/pull"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/release"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/repo"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/user"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/version"
@@ -23,7 +25,9 @@ func All() []tool.Def {
 		issue.Tools(),
 		pull.Tools(),
 		attachment.Tools(),
+		release.Tools(),
 		wiki.Tools(),
+		org.Tools(),
 	} {
 		all = append(all, tools...)
 	}
