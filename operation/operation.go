@@ -5,7 +5,6 @@ package operation
 import (
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/attachment"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/issue"
-	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/org"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/pull"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/release"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/repo"
@@ -27,7 +26,6 @@ func All() []tool.Def {
 		attachment.Tools(),
 		release.Tools(),
 		wiki.Tools(),
-		org.Tools(),
 	} {
 		all = append(all, tools...)
 	}
