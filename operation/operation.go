@@ -5,6 +5,7 @@ package operation
 import (
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/attachment"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/issue"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/org"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/pull"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/release"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/repo"
@@ -26,6 +27,7 @@ func All() []tool.Def {
 		attachment.Tools(),
 		release.Tools(),
 		wiki.Tools(),
+		org.Tools(),
 	} {
 		all = append(all, tools...)
 	}

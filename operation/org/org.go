@@ -1,0 +1,192 @@
+// Package org has the organisation tools: list, get, create, members,
+// teams and membership checks.
+package org
+
+import (
+	"context"
+
+	sdk "codeberg.org/mvdkleijn/forgejo-sdk/forgejo/v3"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
+)
+
+const toolset = "org"
+
+// named is a name parameter with Owner's constraints (what the forge
+// accepts for user and organisation names, never a route changer).
+func named(name, desc string) tool.Param {
+	p := tool.Owner().Describe(desc)
+	p.Name = name
+	return p
+}
+
+// Tools returns the org toolset.
+func Tools() []tool.Def {
+	org := named("org", "Organisation name")
+	user := named("user", "User login")
+	paging := []tool.Param{tool.Page(), tool.Limit()}
+	return []tool.Def{
+		{
+			Name: "list_my_orgs", Toolset: toolset,
+			Description: "List the organisations the token's user belongs to",
+			Params:      paging, Annotations: tool.Read(), Handler: listMyOrgs,
+		},
+		{
+			Name: "get_org", Toolset: toolset,
+			Description: "Get an organisation",
+			Params:      []tool.Param{org}, Annotations: tool.Read(), Handler: getOrg,
+		},
+		{
+			Name: "list_org_members", Toolset: toolset,
+			Description: "List an organisation's members (only public ones to non-members)",
+			Params:      []tool.Param{org, tool.Page(), tool.Limit()}, Annotations: tool.Read(), Handler: listMembers,
+		},
+		{
+			Name: "list_org_teams", Toolset: toolset,
+			Description: "List an organisation's teams",
+			Params:      []tool.Param{org, tool.Page(), tool.Limit()}, Annotations: tool.Read(), Handler: listTeams,
+		},
+		{
+			Name: "list_user_orgs", Toolset: toolset,
+			Description: "List the organisations a user belongs to that the token can see",
+			Params:      []tool.Param{user, tool.Page(), tool.Limit()}, Annotations: tool.Read(), Handler: listUserOrgs,
+		},
+		{
+			Name: "create_org", Toolset: toolset,
+			Description: "Create an organisation owned by the token's user",
+			Params: []tool.Param{named("name", "Organisation name"),
+				tool.Str("full_name", "Display name", tool.MaxLen(100)),
+				tool.Str("description", "Description", tool.MaxLen(255)),
+				tool.Str("visibility", "Who can see it", tool.Default("public"), tool.OneOf("public", "limited", "private"))},
+			Annotations: tool.Write(false), Handler: createOrg,
+		},
+		{
+			Name: "check_org_membership", Toolset: toolset,
+			Description: "Tell whether a user is a member of an organisation",
+			Params:      []tool.Param{org, user}, Annotations: tool.Read(), Handler: checkMembership,
+		},
+	}
+}
+
+// Org is the compact shape of an organisation.
+type Org struct {
+	ID          int64  `json:"id"`
+	Name        string `json:"name"`
+	FullName    string `json:"full_name,omitempty"`
+	Description string `json:"description,omitempty"`
+	Website     string `json:"website,omitempty"`
+	Location    string `json:"location,omitempty"`
+	Visibility  string `json:"visibility"`
+}
+
+func compactOrg(o *sdk.Organization) Org {
+	return Org{ID: o.ID, Name: o.UserName, FullName: o.FullName, Description: o.Description,
+		Website: o.Website, Location: o.Location, Visibility: o.Visibility}
+}
+
+// Member is the compact shape of an organisation member.
+type Member struct {
+	Login    string `json:"login"`
+	FullName string `json:"full_name,omitempty"`
+}
+
+// Team is the compact shape of a team.
+type Team struct {
+	ID               int64  `json:"id"`
+	Name             string `json:"name"`
+	Description      string `json:"description,omitempty"`
+	Permission       string `json:"permission"`
+	AllRepositories  bool   `json:"includes_all_repositories"`
+	CanCreateOrgRepo bool   `json:"can_create_org_repo"`
+}
+
+func orgRef(a tool.Args) string { return "organisation " + a.String("org") }
+
+func listOpts(a tool.Args) sdk.ListOptions {
+	return sdk.ListOptions{Page: int(a.Int("page")), PageSize: int(a.Int("limit"))}
+}
+
+func orgPage(list []*sdk.Organization, resp *sdk.Response, a tool.Args) (*mcp.CallToolResult, error) {
+	page, limit := a.Int("page"), a.Int("limit")
+	return tool.Items(tool.Map(list, compactOrg), page, forgejo.HasMore(resp, int(page), len(list), int(limit)))
+}
+
+func listMyOrgs(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
+	list, resp, err := c.SDK(ctx).ListMyOrgs(sdk.ListOrgsOptions{ListOptions: listOpts(a)})
+	if err := forgejo.Fail(resp, err, "list organisations of", "the token's user"); err != nil {
+		return nil, err
+	}
+	return orgPage(list, resp, a)
+}
+
+func listUserOrgs(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
+	list, resp, err := c.SDK(ctx).ListUserOrgs(a.String("user"), sdk.ListOrgsOptions{ListOptions: listOpts(a)})
+	if err := forgejo.Fail(resp, err, "list organisations of", "user "+a.String("user")); err != nil {
+		return nil, err
+	}
+	return orgPage(list, resp, a)
+}
+
+func getOrg(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
+	o, resp, err := c.SDK(ctx).GetOrg(a.String("org"))
+	if err := forgejo.Fail(resp, err, "get", orgRef(a)); err != nil {
+		return nil, err
+	}
+	return tool.JSON(compactOrg(o))
+}
+
+func listMembers(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
+	page, limit := a.Int("page"), a.Int("limit")
+	list, resp, err := c.SDK(ctx).ListOrgMembership(a.String("org"), sdk.ListOrgMembershipOption{ListOptions: listOpts(a)})
+	if err := forgejo.Fail(resp, err, "list members of", orgRef(a)); err != nil {
+		return nil, err
+	}
+	items := tool.Map(list, func(u *sdk.User) Member { return Member{Login: u.UserName, FullName: u.FullName} })
+	return tool.Items(items, page, forgejo.HasMore(resp, int(page), len(list), int(limit)))
+}
+
+func listTeams(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
+	page, limit := a.Int("page"), a.Int("limit")
+	list, resp, err := c.SDK(ctx).ListOrgTeams(a.String("org"), sdk.ListTeamsOptions{ListOptions: listOpts(a)})
+	if err := forgejo.Fail(resp, err, "list teams of", orgRef(a)); err != nil {
+		return nil, err
+	}
+	items := tool.Map(list, func(t *sdk.Team) Team {
+		return Team{ID: t.ID, Name: t.Name, Description: t.Description, Permission: string(t.Permission),
+			AllRepositories: t.IncludesAllRepositories, CanCreateOrgRepo: t.CanCreateOrgRepo}
+	})
+	return tool.Items(items, page, forgejo.HasMore(resp, int(page), len(list), int(limit)))
+}
+
+func createOrg(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
+	o, resp, err := c.SDK(ctx).CreateOrg(sdk.CreateOrgOption{Name: a.String("name"), FullName: a.String("full_name"),
+		Description: a.String("description"), Visibility: sdk.VisibleType(a.String("visibility"))})
+	if err := forgejo.Fail(resp, err, "create", "organisation "+a.String("name")); err != nil {
+		return nil, err
+	}
+	return tool.JSON(compactOrg(o))
+}
+
+func checkMembership(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
+	org, user := a.String("org"), a.String("user")
+	cl := c.SDK(ctx)
+	member, resp, err := cl.CheckOrgMembership(org, user)
+	if err := forgejo.Fail(resp, err, "check membership of "+user+" in", orgRef(a)); err != nil {
+		return nil, err
+	}
+	if !member {
+		// The forge answers 404 for "not a member" and for an unknown
+		// organisation alike: tell them apart.
+		_, resp, err := cl.GetOrg(org)
+		if err := forgejo.Fail(resp, err, "get", orgRef(a)); err != nil {
+			return nil, err
+		}
+	}
+	return tool.JSON(struct {
+		Org      string `json:"org"`
+		User     string `json:"user"`
+		IsMember bool   `json:"is_member"`
+	}{org, user, member})
+}
