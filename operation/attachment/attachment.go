@@ -189,9 +189,9 @@ func (s scope) fail(ctx context.Context, c *forgejo.Client, a tool.Args, err err
 // advertised in the schema: every schema byte is paid in every session.
 const maxNameBytes = 255
 
-// checkName refuses a file name the forge would store badly or that would
+// CheckName refuses a file name the forge would store badly or that would
 // read as a path: empty, a path, control characters.
-func checkName(param, name string) error {
+func CheckName(param, name string) error {
 	switch {
 	case strings.TrimSpace(name) == "":
 		return fmt.Errorf("%s is empty: give the file a name such as report.pdf", param)

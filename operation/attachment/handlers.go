@@ -79,7 +79,7 @@ func (s scope) create(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp
 // phrases it for the agent. Release attachments are uploaded through it too.
 func Upload(ctx context.Context, c *forgejo.Client, a tool.Args, route string, fail func(error) error) (*sdk.Attachment, error) {
 	filename := a.String("filename")
-	if err := checkName("filename", filename); err != nil {
+	if err := CheckName("filename", filename); err != nil {
 		return nil, err
 	}
 	mimeType, err := uploadType(a.String("mime_type"))
@@ -110,7 +110,7 @@ func Upload(ctx context.Context, c *forgejo.Client, a tool.Args, route string, f
 
 func (s scope) edit(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
 	name := a.String("name")
-	if err := checkName("name", name); err != nil {
+	if err := CheckName("name", name); err != nil {
 		return nil, err
 	}
 	route, err := s.attachment(a)
