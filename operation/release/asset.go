@@ -55,7 +55,7 @@ func assetTools() []tool.Def {
 			Name: "edit_release_attachment", Toolset: toolset,
 			Description: "Rename a release attachment",
 			Params: append(withID[:4:4],
-				tool.Str("name", "New file name", tool.Required(), tool.MaxLen(255))),
+				tool.Str("name", "New file name", tool.Required())),
 			Annotations: tool.Write(true), Handler: editAsset,
 		},
 		{
@@ -118,6 +118,9 @@ func createAsset(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.Call
 }
 
 func editAsset(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
+	if err := attachment.CheckName("name", a.String("name")); err != nil {
+		return nil, err
+	}
 	at, resp, err := c.SDK(ctx).EditReleaseAttachment(a.String("owner"), a.String("repo"), a.Int("release_id"),
 		a.Int("attachment_id"), sdk.EditAttachmentOptions{Name: a.String("name")})
 	if err := forgejo.Fail(resp, err, "rename", assetRef(a)); err != nil {

@@ -109,3 +109,12 @@ func TestEditAndDeleteReleaseAttachment(t *testing.T) {
 	assert.True(t, isErr)
 	assert.Contains(t, text, "attachment 12 of release 5 in o/r not found")
 }
+
+func TestEditReleaseAttachmentRefusesAPath(t *testing.T) {
+	f := fakeforge.New(t)
+	isErr, text := call(t, f, "edit_release_attachment", map[string]any{"owner": "o", "repo": "r", "release_id": 5.0,
+		"attachment_id": 11.0, "name": "../x.txt"})
+	assert.True(t, isErr)
+	assert.Contains(t, text, "plain file name")
+	assert.Empty(t, f.Requests())
+}
