@@ -69,7 +69,7 @@ func Tools() []tool.Def {
 			Annotations: tool.Write(false),
 			Handler:     createComment,
 		},
-	}, editTools()...)
+	}, append(append(append(editTools(), labelTools()...), milestoneTools()...), searchTools()...)...)
 }
 
 // Issue is the compact shape of an issue; Body is left out of lists.

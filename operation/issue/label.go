@@ -1,0 +1,383 @@
+package issue
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+
+	sdk "codeberg.org/mvdkleijn/forgejo-sdk/forgejo/v3"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
+)
+
+var (
+	colorPattern = regexp.MustCompile(`^#?[0-9A-Fa-f]{6}$`)
+	orgPattern   = regexp.MustCompile(`^[A-Za-z0-9_.-]+$`)
+)
+
+// maxLabelPages bounds how many pages of labels resolving names reads: 1000
+// labels, far more than any repository has.
+const maxLabelPages = 20
+
+// labelTools returns the repository and organisation label tools and the
+// tools that put labels on issues; Tools includes them.
+func labelTools() []tool.Def {
+	labelID := tool.Int("id", "Label ID", tool.Required(), tool.AtLeast(1))
+	// The colour is checked by the handler (hexColor), not by a pattern, so
+	// the parameter stays a plain string like every optional one.
+	color := func(opts ...tool.Opt) tool.Param {
+		return tool.Str("color", "Colour as 6 hex digits, '#' optional", append(opts, tool.MaxLen(7))...)
+	}
+	labels := tool.Strs("labels", "Label names or IDs", tool.Required())
+	return []tool.Def{
+		{
+			Name:        "list_repo_labels",
+			Toolset:     toolset,
+			Description: "List a repository's labels",
+			Params:      []tool.Param{tool.Owner(), tool.Repo(), tool.Page(), tool.Limit()},
+			Annotations: tool.Read(),
+			Handler:     listRepoLabels,
+		},
+		{
+			Name:        "get_repo_label",
+			Toolset:     toolset,
+			Description: "Get one repository label by ID",
+			Params:      []tool.Param{tool.Owner(), tool.Repo(), labelID},
+			Annotations: tool.Read(),
+			Handler:     getRepoLabel,
+		},
+		{
+			Name:        "create_repo_label",
+			Toolset:     toolset,
+			Description: "Create a label in a repository",
+			Params: []tool.Param{tool.Owner(), tool.Repo(),
+				tool.Str("name", "Label name", tool.Required(), tool.MaxLen(50)),
+				color(tool.Default("#e4e4e4")),
+				tool.Str("description", "Label description", tool.MaxLen(200))},
+			Annotations: tool.Write(false),
+			Handler:     createRepoLabel,
+		},
+		{
+			Name:        "edit_repo_label",
+			Toolset:     toolset,
+			Description: "Edit a repository label; only the fields given change",
+			Params: []tool.Param{tool.Owner(), tool.Repo(), labelID,
+				tool.Str("name", "New name", tool.MaxLen(50)), color(),
+				tool.Str("description", "New description", tool.MaxLen(200))},
+			Annotations: tool.Write(true),
+			Handler:     editRepoLabel,
+		},
+		{
+			Name:        "delete_repo_label",
+			Toolset:     toolset,
+			Description: "Delete a repository label, removing it from every issue",
+			Params:      []tool.Param{tool.Owner(), tool.Repo(), labelID},
+			Annotations: tool.Destroy(true),
+			Handler:     deleteRepoLabel,
+		},
+		{
+			Name:        "add_issue_labels",
+			Toolset:     toolset,
+			Description: "Add labels to an issue or pull request; returns all its labels",
+			Params:      []tool.Param{tool.Owner(), tool.Repo(), tool.Index(), labels},
+			Annotations: tool.Write(true),
+			Handler:     addIssueLabels,
+		},
+		{
+			Name:        "remove_issue_labels",
+			Toolset:     toolset,
+			Description: "Remove labels from an issue or pull request",
+			Params:      []tool.Param{tool.Owner(), tool.Repo(), tool.Index(), labels},
+			Annotations: tool.Destroy(true),
+			Handler:     removeIssueLabels,
+		},
+		{
+			Name:        "list_org_labels",
+			Toolset:     toolset,
+			Description: "List an organisation's labels, usable in all its repositories",
+			Params: []tool.Param{
+				tool.Str("org", "Organisation name", tool.Required(), tool.MaxLen(100), tool.Match(orgPattern, "letters, digits, '-', '_' and '.' only")),
+				tool.Page(), tool.Limit()},
+			Annotations: tool.Read(),
+			Handler:     listOrgLabels,
+		},
+	}
+}
+
+// Label is the compact shape of a label.
+type Label struct {
+	ID          int64  `json:"id"`
+	Name        string `json:"name"`
+	Color       string `json:"color"`
+	Description string `json:"description,omitempty"`
+}
+
+func compactLabel(l *sdk.Label) Label {
+	return Label{ID: l.ID, Name: l.Name, Color: l.Color, Description: l.Description}
+}
+
+func labelRef(a tool.Args) string {
+	return fmt.Sprintf("label %d in %s/%s", a.Int("id"), a.String("owner"), a.String("repo"))
+}
+
+// hexColor normalises a colour to the "#rrggbb" form every forge accepts.
+func hexColor(s string) (string, error) {
+	if !colorPattern.MatchString(s) {
+		return "", fmt.Errorf("invalid color %q: give 6 hex digits like ee0701, '#' optional", forgejo.Clip(s))
+	}
+	return "#" + strings.ToLower(strings.TrimPrefix(s, "#")), nil
+}
+
+func listRepoLabels(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
+	page, limit := a.Int("page"), a.Int("limit")
+	list, resp, err := c.SDK(ctx).ListRepoLabels(a.String("owner"), a.String("repo"),
+		sdk.ListLabelsOptions{ListOptions: sdk.ListOptions{Page: int(page), PageSize: int(limit)}})
+	if err := forgejo.Fail(resp, err, "list labels of", repoRef(a)); err != nil {
+		return nil, err
+	}
+	return tool.Items(tool.Map(list, compactLabel), page, forgejo.HasMore(resp, int(page), len(list), int(limit)))
+}
+
+func getRepoLabel(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
+	l, resp, err := c.SDK(ctx).GetRepoLabel(a.String("owner"), a.String("repo"), a.Int("id"))
+	if err := forgejo.Fail(resp, err, "get", labelRef(a)); err != nil {
+		return nil, err
+	}
+	return tool.JSON(compactLabel(l))
+}
+
+func createRepoLabel(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
+	color, err := hexColor(a.String("color"))
+	if err != nil {
+		return nil, err
+	}
+	l, resp, err := c.SDK(ctx).CreateLabel(a.String("owner"), a.String("repo"), sdk.CreateLabelOption{
+		Name: a.String("name"), Color: color, Description: a.String("description"),
+	})
+	if err := forgejo.Fail(resp, err, "create a label in", repoRef(a)); err != nil {
+		return nil, err
+	}
+	return tool.JSON(compactLabel(l))
+}
+
+func editRepoLabel(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
+	// A map, not sdk.EditLabelOption: that struct sends null for every field
+	// not set, and only the fields the agent gave may reach the forge.
+	body := map[string]any{}
+	for _, name := range []string{"name", "description"} {
+		if a.Has(name) {
+			body[name] = a.String(name)
+		}
+	}
+	if a.Has("color") {
+		color, err := hexColor(a.String("color"))
+		if err != nil {
+			return nil, err
+		}
+		body["color"] = color
+	}
+	p, err := forgejo.Path("repos", a.String("owner"), a.String("repo"), "labels", strconv.FormatInt(a.Int("id"), 10))
+	if err != nil {
+		return nil, err
+	}
+	var l sdk.Label
+	if err := c.DoJSON(ctx, "PATCH", p, nil, body, &l); err != nil {
+		return nil, forgejo.Relabel(err, "edit", labelRef(a))
+	}
+	return tool.JSON(compactLabel(&l))
+}
+
+func deleteRepoLabel(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
+	resp, err := c.SDK(ctx).DeleteLabel(a.String("owner"), a.String("repo"), a.Int("id"))
+	if err := forgejo.Fail(resp, err, "delete", labelRef(a)); err != nil {
+		return nil, err
+	}
+	return tool.JSON(map[string]any{"deleted": true, "id": a.Int("id")})
+}
+
+func listOrgLabels(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
+	page, limit := a.Int("page"), a.Int("limit")
+	list, err := orgLabels(ctx, c, a.String("org"), page, limit)
+	if err != nil {
+		return nil, forgejo.Relabel(err, "list labels of", "organisation "+a.String("org"))
+	}
+	return tool.Items(tool.Map(list, compactLabel), page, forgejo.HasMore(nil, int(page), len(list), int(limit)))
+}
+
+func orgLabels(ctx context.Context, c *forgejo.Client, org string, page, limit int64) ([]*sdk.Label, error) {
+	p, err := forgejo.Path("orgs", org, "labels")
+	if err != nil {
+		return nil, err
+	}
+	q := url.Values{"page": {strconv.FormatInt(page, 10)}, "limit": {strconv.FormatInt(limit, 10)}}
+	var list []*sdk.Label
+	return list, c.DoJSON(ctx, "GET", p, q, nil, &list)
+}
+
+// usableLabels returns every label an issue of owner/repo can carry: the
+// repository's and, when owner is an organisation, the organisation's.
+func usableLabels(ctx context.Context, c *forgejo.Client, owner, repo string) ([]*sdk.Label, error) {
+	var all []*sdk.Label
+	for page := 1; page <= maxLabelPages; page++ {
+		list, resp, err := c.SDK(ctx).ListRepoLabels(owner, repo,
+			sdk.ListLabelsOptions{ListOptions: sdk.ListOptions{Page: page, PageSize: 50}})
+		if err := forgejo.Fail(resp, err, "list labels of", "repository "+owner+"/"+repo); err != nil {
+			return nil, err
+		}
+		all = append(all, list...)
+		if !forgejo.HasMore(resp, page, len(list), 50) {
+			break
+		}
+	}
+	for page := int64(1); page <= maxLabelPages; page++ {
+		list, err := orgLabels(ctx, c, owner, page, 50)
+		if forgejo.StatusOf(err) == 404 {
+			break // owner is a user: there are no organisation labels
+		}
+		if err != nil {
+			return nil, forgejo.Relabel(err, "list labels of", "organisation "+owner)
+		}
+		all = append(all, list...)
+		if len(list) < 50 {
+			break
+		}
+	}
+	return all, nil
+}
+
+// resolveLabels maps each of wanted, a label name or ID, to a label of
+// known. Names match exactly first, then ignoring case; a string of digits
+// that names no label is taken as an ID. It also returns the entries that
+// match nothing.
+func resolveLabels(wanted []string, known []*sdk.Label) (found []*sdk.Label, unknown []string) {
+	seen := map[int64]bool{}
+	for _, w := range wanted {
+		l := findLabel(w, known)
+		if l == nil {
+			unknown = append(unknown, strconv.Quote(w))
+			continue
+		}
+		if !seen[l.ID] {
+			seen[l.ID] = true
+			found = append(found, l)
+		}
+	}
+	return found, unknown
+}
+
+// unknownLabels is the error for labels that match none of known, naming
+// them and the labels there are, so nothing is changed on a typo.
+func unknownLabels(unknown []string, known []*sdk.Label, subject string) error {
+	names := make([]string, 0, len(known))
+	for _, l := range known {
+		names = append(names, l.Name)
+	}
+	hint := "it has no labels"
+	if len(names) > 0 {
+		hint = "its labels are: " + forgejo.Clip(strings.Join(names, ", "))
+	}
+	return fmt.Errorf("no label %s in %s; %s", strings.Join(unknown, ", "), subject, hint)
+}
+
+func findLabel(w string, known []*sdk.Label) *sdk.Label {
+	for _, l := range known {
+		if l != nil && l.Name == w {
+			return l
+		}
+	}
+	for _, l := range known {
+		if l != nil && strings.EqualFold(l.Name, w) {
+			return l
+		}
+	}
+	if id, err := strconv.ParseInt(w, 10, 64); err == nil {
+		for _, l := range known {
+			if l != nil && l.ID == id {
+				return l
+			}
+		}
+	}
+	return nil
+}
+
+// issueLabelTargets resolves the labels argument against the labels the
+// issue's repository can use. When that list cannot be read, the entries
+// are passed on as they are (IDs as numbers, names as strings), which the
+// forge resolves itself, and the result is checked afterwards instead.
+func issueLabelTargets(ctx context.Context, c *forgejo.Client, a tool.Args) (resolved []*sdk.Label, raw []any, err error) {
+	known, lerr := usableLabels(ctx, c, a.String("owner"), a.String("repo"))
+	if lerr == nil {
+		resolved, unknown := resolveLabels(a.Strings("labels"), known)
+		if len(unknown) > 0 {
+			return nil, nil, unknownLabels(unknown, known, repoRef(a))
+		}
+		return resolved, nil, nil
+	}
+	for _, w := range a.Strings("labels") {
+		if id, err := strconv.ParseInt(w, 10, 64); err == nil {
+			raw = append(raw, id)
+		} else {
+			raw = append(raw, w)
+		}
+	}
+	return nil, raw, nil
+}
+
+func addIssueLabels(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
+	resolved, raw, err := issueLabelTargets(ctx, c, a)
+	if err != nil {
+		return nil, err
+	}
+	if raw == nil {
+		for _, l := range resolved {
+			raw = append(raw, l.ID)
+		}
+	}
+	p, err := forgejo.Path("repos", a.String("owner"), a.String("repo"), "issues", strconv.FormatInt(a.Int("index"), 10), "labels")
+	if err != nil {
+		return nil, err
+	}
+	var now []*sdk.Label
+	if err := c.DoJSON(ctx, "POST", p, nil, map[string]any{"labels": raw}, &now); err != nil {
+		return nil, forgejo.Relabel(err, "add labels to", ref(a))
+	}
+	// The forge silently skips names and IDs it does not know: check.
+	if _, unknown := resolveLabels(a.Strings("labels"), now); len(unknown) > 0 {
+		return nil, fmt.Errorf("the forge did not add label %s to %s: no such label in %s",
+			strings.Join(unknown, ", "), ref(a), repoRef(a))
+	}
+	return tool.JSON(map[string]any{"labels": tool.Map(now, compactLabel)})
+}
+
+func removeIssueLabels(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
+	resolved, raw, err := issueLabelTargets(ctx, c, a)
+	if err != nil {
+		return nil, err
+	}
+	type target struct{ seg, name string }
+	var targets []target
+	for _, l := range resolved {
+		targets = append(targets, target{strconv.FormatInt(l.ID, 10), l.Name})
+	}
+	for _, r := range raw {
+		targets = append(targets, target{fmt.Sprint(r), fmt.Sprint(r)})
+	}
+	removed := []string{}
+	for _, t := range targets {
+		p, err := forgejo.Path("repos", a.String("owner"), a.String("repo"), "issues",
+			strconv.FormatInt(a.Int("index"), 10), "labels", t.seg)
+		if err != nil {
+			return nil, err
+		}
+		if err := c.DoJSON(ctx, "DELETE", p, nil, nil, nil); err != nil {
+			return nil, forgejo.Relabel(err, fmt.Sprintf("remove label %q (after removing %d) from", t.name, len(removed)), ref(a))
+		}
+		removed = append(removed, t.name)
+	}
+	return tool.JSON(map[string]any{"removed": removed})
+}
