@@ -13,13 +13,13 @@ import (
 
 // Tools returns the user toolset.
 func Tools() []tool.Def {
-	return []tool.Def{{
+	return append([]tool.Def{{
 		Name:        "get_my_user_info",
 		Toolset:     "user",
 		Description: "Get the user the token belongs to: login, name, email, admin flag",
 		Annotations: tool.Read(),
 		Handler:     getMyUserInfo,
-	}}
+	}}, notificationTools()...)
 }
 
 // User is the compact shape of a forge user.

@@ -1,0 +1,126 @@
+package user
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"strconv"
+	"time"
+
+	sdk "codeberg.org/mvdkleijn/forgejo-sdk/forgejo/v3"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
+)
+
+// notificationTools are the token user's notification tools, part of the
+// user toolset.
+func notificationTools() []tool.Def {
+	id := tool.Int("id", "Notification thread ID", tool.Required(), tool.AtLeast(1))
+	return []tool.Def{
+		{
+			Name: "check_notifications", Toolset: "user",
+			Description: "List the token user's unread notifications, newest first",
+			Params: []tool.Param{tool.Bool("all", "Include read ones", tool.Default(false)),
+				tool.Page(), tool.Limit()},
+			Annotations: tool.Read(), Handler: listNotifications,
+		},
+		{
+			Name: "get_notification_thread", Toolset: "user",
+			Description: "Get one notification thread",
+			Params:      []tool.Param{id}, Annotations: tool.Read(), Handler: getNotification,
+		},
+		{
+			Name: "mark_notification_read", Toolset: "user",
+			Description: "Mark one notification thread as read",
+			Params:      []tool.Param{id}, Annotations: tool.Write(true), Handler: markNotification,
+		},
+		{
+			Name: "mark_all_notifications_read", Toolset: "user",
+			Description: "Mark all the token user's unread notifications as read",
+			Annotations: tool.Write(true), Handler: markAllNotifications,
+		},
+	}
+}
+
+// Notification is the compact shape of a notification thread.
+type Notification struct {
+	ID      int64     `json:"id"`
+	Title   string    `json:"title"`
+	Type    string    `json:"type"`            // Issue, Pull, Commit, Repository
+	State   string    `json:"state,omitempty"` // open, closed, merged
+	Repo    string    `json:"repo,omitempty"`  // owner/name
+	Index   int64     `json:"index,omitempty"` // the issue or pull request number
+	Unread  bool      `json:"unread"`
+	Pinned  bool      `json:"pinned,omitempty"`
+	Updated time.Time `json:"updated_at"`
+	HTMLURL string    `json:"html_url,omitempty"`
+	// LatestComment is the web URL of the newest comment, from get only.
+	LatestComment string `json:"latest_comment_url,omitempty"`
+}
+
+func compactNotification(n *sdk.NotificationThread, detail bool) Notification {
+	out := Notification{ID: n.ID, Unread: n.Unread, Pinned: n.Pinned, Updated: n.UpdatedAt}
+	if n.Repository != nil {
+		out.Repo = n.Repository.FullName
+	}
+	if s := n.Subject; s != nil {
+		out.Title, out.Type, out.State, out.HTMLURL = s.Title, string(s.Type), string(s.State), s.HTMLURL
+		if s.Type == sdk.NotifySubjectIssue || s.Type == sdk.NotifySubjectPull {
+			// The subject's API URL ends with the number: .../issues/3.
+			if i, err := strconv.ParseInt(path.Base(s.URL), 10, 64); err == nil {
+				out.Index = i
+			}
+		}
+		if detail {
+			out.LatestComment = s.LatestCommentHTMLURL
+		}
+	}
+	return out
+}
+
+func threadRef(a tool.Args) string { return fmt.Sprintf("notification thread %d", a.Int("id")) }
+
+func listNotifications(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
+	page, limit := a.Int("page"), a.Int("limit")
+	status := []sdk.NotifyStatus{sdk.NotifyStatusUnread, sdk.NotifyStatusPinned}
+	if a.Bool("all") {
+		status = append(status, sdk.NotifyStatusRead)
+	}
+	list, resp, err := c.SDK(ctx).ListNotifications(sdk.ListNotificationOptions{
+		ListOptions: sdk.ListOptions{Page: int(page), PageSize: int(limit)}, Status: status})
+	if err := forgejo.Fail(resp, err, "list notifications of", "the token's user"); err != nil {
+		return nil, err
+	}
+	items := tool.Map(list, func(n *sdk.NotificationThread) Notification { return compactNotification(n, false) })
+	return tool.Items(items, page, forgejo.HasMore(resp, int(page), len(list), int(limit)))
+}
+
+func getNotification(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
+	n, resp, err := c.SDK(ctx).GetNotification(a.Int("id"))
+	if err := forgejo.Fail(resp, err, "get", threadRef(a)); err != nil {
+		return nil, err
+	}
+	return tool.JSON(compactNotification(n, true))
+}
+
+func markNotification(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
+	n, resp, err := c.SDK(ctx).ReadNotification(a.Int("id"), sdk.NotifyStatusRead)
+	if err := forgejo.Fail(resp, err, "mark as read", threadRef(a)); err != nil {
+		return nil, err
+	}
+	if n == nil || n.ID == 0 {
+		return tool.JSON(map[string]any{"id": a.Int("id"), "unread": false})
+	}
+	return tool.JSON(compactNotification(n, false))
+}
+
+func markAllNotifications(ctx context.Context, c *forgejo.Client, _ tool.Args) (*mcp.CallToolResult, error) {
+	list, resp, err := c.SDK(ctx).ReadNotifications(sdk.MarkNotificationOptions{
+		Status: []sdk.NotifyStatus{sdk.NotifyStatusUnread}, ToStatus: sdk.NotifyStatusRead})
+	if err := forgejo.Fail(resp, err, "mark as read", "the token user's notifications"); err != nil {
+		return nil, err
+	}
+	return tool.JSON(map[string]int{"marked": len(list)})
+}
