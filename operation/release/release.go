@@ -5,7 +5,9 @@ package release
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 	"time"
 
@@ -212,6 +214,13 @@ func createRelease(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.Ca
 		IsDraft: a.Bool("draft"), IsPrerelease: a.Bool("prerelease"),
 	})
 	if err := forgejo.Fail(resp, err, "create", tagRef(a, "tag_name")); err != nil {
+		// Gitea answers "Release is has no Tag" when a release for the
+		// tag exists: say what the agent can do instead.
+		var fe *forgejo.Error
+		if errors.As(err, &fe) && fe.Status == http.StatusConflict {
+			return nil, fmt.Errorf("%s already has a release for tag %s (409): change it with edit_release, or pick another tag",
+				repoRef(a), tagName)
+		}
 		return nil, err
 	}
 	return tool.JSON(compact(r, true))

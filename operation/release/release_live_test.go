@@ -65,6 +65,10 @@ func TestLiveReleaseLifecycle(t *testing.T) {
 	f.Do(t, "GET", fmt.Sprintf("/repos/%s/%s/releases/%d", owner, repo, created.ID), nil, &raw)
 	t.Logf("get_release_by_id: compact %d bytes, forge JSON %d bytes", len(text), len(raw))
 
+	isErr, text = call("create_release", map[string]any{"tag_name": "v1.0"})
+	assert.True(t, isErr, "a second release for a tag is refused")
+	assert.Contains(t, text, "already has a release for tag v1.0 (409)")
+
 	isErr, text = call("create_release", map[string]any{"tag_name": "release/2.0-rc1", "target": "main", "name": "RC",
 		"prerelease": true, "draft": true})
 	require.False(t, isErr, text)

@@ -118,6 +118,11 @@ func TestCreateRelease(t *testing.T) {
 	f2.JSON("POST /api/v1/repos/o/r/releases", 409, map[string]any{"message": "Release is has no Tag"})
 	isErr, text = call(t, f2, "create_release", map[string]any{"owner": "o", "repo": "r", "tag_name": "v1.0"})
 	assert.True(t, isErr)
+	assert.Equal(t, "repository o/r already has a release for tag v1.0 (409): change it with edit_release, or pick another tag", text)
+
+	f3 := fakeforge.New(t)
+	isErr, text = call(t, f3, "create_release", map[string]any{"owner": "o", "repo": "r", "tag_name": "v1.0"})
+	assert.True(t, isErr)
 	assert.Contains(t, text, "release v1.0 in o/r")
 }
 
