@@ -9,6 +9,7 @@ import (
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/pull"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/release"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/repo"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/search"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/user"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/version"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/wiki"
@@ -28,6 +29,7 @@ func All() []tool.Def {
 		release.Tools(),
 		wiki.Tools(),
 		org.Tools(),
+		search.Tools(),
 	} {
 		all = append(all, tools...)
 	}

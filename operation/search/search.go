@@ -1,0 +1,127 @@
+// Package search has the tools that find repositories, users and teams on
+// the forge by name.
+package search
+
+import (
+	"context"
+	"regexp"
+	"time"
+
+	sdk "codeberg.org/mvdkleijn/forgejo-sdk/forgejo/v3"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
+)
+
+const toolset = "search"
+
+// orgPattern is what Forgejo accepts as an organisation name; it also keeps
+// the name from changing the route (the SDK does not escape it).
+var orgPattern = regexp.MustCompile(`^[A-Za-z0-9_.-]+$`)
+
+// Tools returns the search toolset.
+func Tools() []tool.Def {
+	query := tool.Str("query", "Text to search for", tool.MaxLen(255))
+	return []tool.Def{
+		{
+			Name:        "search_repos",
+			Toolset:     toolset,
+			Description: "Search the repositories the token can see by name",
+			Params: []tool.Param{query,
+				tool.Bool("in_description", "Also match the description"),
+				tool.Page(), tool.Limit()},
+			Annotations: tool.Read(),
+			Handler:     searchRepos,
+		},
+		{
+			Name:        "search_users",
+			Toolset:     toolset,
+			Description: "Search users by login or full name",
+			Params:      []tool.Param{query, tool.Page(), tool.Limit()},
+			Annotations: tool.Read(),
+			Handler:     searchUsers,
+		},
+		{
+			Name:        "search_org_teams",
+			Toolset:     toolset,
+			Description: "Search an organisation's teams by name",
+			Params: []tool.Param{
+				tool.Str("org", "Organisation name", tool.Required(), tool.MaxLen(100), tool.Match(orgPattern, "letters, digits, '-', '_' and '.' only")),
+				query, tool.Page(), tool.Limit()},
+			Annotations: tool.Read(),
+			Handler:     searchTeams,
+		},
+	}
+}
+
+// Repo is the compact shape of a found repository.
+type Repo struct {
+	FullName    string    `json:"full_name"`
+	Description string    `json:"description,omitempty"`
+	Private     bool      `json:"private"`
+	Fork        bool      `json:"fork,omitempty"`
+	Archived    bool      `json:"archived,omitempty"`
+	Stars       int       `json:"stars"`
+	Updated     time.Time `json:"updated_at"`
+	HTMLURL     string    `json:"html_url"`
+}
+
+// User is the compact shape of a found user.
+type User struct {
+	ID       int64  `json:"id"`
+	Login    string `json:"login"`
+	FullName string `json:"full_name,omitempty"`
+	HTMLURL  string `json:"html_url"`
+}
+
+// Team is the compact shape of a found team.
+type Team struct {
+	ID          int64  `json:"id"`
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+	Permission  string `json:"permission"`
+}
+
+func listOpts(a tool.Args) sdk.ListOptions {
+	return sdk.ListOptions{Page: int(a.Int("page")), PageSize: int(a.Int("limit"))}
+}
+
+func searchRepos(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
+	page, limit := a.Int("page"), a.Int("limit")
+	list, resp, err := c.SDK(ctx).SearchRepos(sdk.SearchRepoOptions{ListOptions: listOpts(a),
+		Keyword: a.String("query"), KeywordInDescription: a.Bool("in_description")})
+	if err := forgejo.Fail(resp, err, "search", "repositories"); err != nil {
+		return nil, err
+	}
+	items := tool.Map(list, func(r *sdk.Repository) Repo {
+		return Repo{FullName: r.FullName, Description: r.Description, Private: r.Private, Fork: r.Fork,
+			Archived: r.Archived, Stars: r.Stars, Updated: r.Updated, HTMLURL: r.HTMLURL}
+	})
+	return tool.Items(items, page, forgejo.HasMore(resp, int(page), len(list), int(limit)))
+}
+
+func searchUsers(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
+	page, limit := a.Int("page"), a.Int("limit")
+	list, resp, err := c.SDK(ctx).SearchUsers(sdk.SearchUsersOption{ListOptions: listOpts(a), KeyWord: a.String("query")})
+	if err := forgejo.Fail(resp, err, "search", "users"); err != nil {
+		return nil, err
+	}
+	items := tool.Map(list, func(u *sdk.User) User {
+		return User{ID: u.ID, Login: u.UserName, FullName: u.FullName, HTMLURL: u.HTMLURL}
+	})
+	return tool.Items(items, page, forgejo.HasMore(resp, int(page), len(list), int(limit)))
+}
+
+func searchTeams(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
+	page, limit := a.Int("page"), a.Int("limit")
+	list, resp, err := c.SDK(ctx).SearchOrgTeams(a.String("org"), &sdk.SearchTeamsOptions{ListOptions: listOpts(a),
+		Query: a.String("query")})
+	if err := forgejo.Fail(resp, err, "search teams of", "organisation "+a.String("org")); err != nil {
+		return nil, err
+	}
+	items := tool.Map(list, func(t *sdk.Team) Team {
+		return Team{ID: t.ID, Name: t.Name, Description: t.Description, Permission: string(t.Permission)}
+	})
+	return tool.Items(items, page, forgejo.HasMore(resp, int(page), len(list), int(limit)))
+}
