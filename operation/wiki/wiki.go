@@ -123,7 +123,13 @@ func compactCommit(c *rawCommit) Commit {
 }
 
 func compact(p *rawPage, withContent bool) (Page, error) {
-	out := Page{Title: p.Title, PageName: p.SubURL, HTMLURL: p.HTMLURL, CommitCount: p.CommitCount}
+	// sub_url is the page's name as escaped for a URL ("a%2Fb"); handlers
+	// escape page_name themselves, so give it unescaped ("a/b").
+	name, err := url.PathUnescape(p.SubURL)
+	if err != nil {
+		name = p.SubURL
+	}
+	out := Page{Title: p.Title, PageName: name, HTMLURL: p.HTMLURL, CommitCount: p.CommitCount}
 	if p.LastCommit != nil {
 		c := compactCommit(p.LastCommit)
 		out.LastCommit = &c

@@ -62,3 +62,25 @@ func TestLiveWikiLifecycle(t *testing.T) {
 	assert.True(t, res.IsError)
 	assert.Contains(t, fakeforge.Text(t, res), "not found (404)")
 }
+
+// The page_name a tool returns names the page in the next call, whatever
+// the title: spaces, slashes, reserved and non-ASCII characters, and the
+// dash the forge marks with a suffix.
+func TestLiveWikiPageNames(t *testing.T) {
+	f := testforge.Get(t)
+	owner, repo := f.NewRepo(t)
+	defs := wiki.Tools()
+	for _, title := range []string{"Page With Spaces", "a/b", "Ünïcode ?#%", "Home-Page"} {
+		res := f.Call(t, defs, "create_wiki_page", map[string]any{"owner": owner, "repo": repo, "title": title, "content": "x " + title})
+		require.False(t, res.IsError, fakeforge.Text(t, res))
+		var created struct {
+			PageName string `json:"page_name"`
+		}
+		require.NoError(t, json.Unmarshal([]byte(fakeforge.Text(t, res)), &created))
+		res = f.Call(t, defs, "get_wiki_page", map[string]any{"owner": owner, "repo": repo, "page_name": created.PageName})
+		require.False(t, res.IsError, "%q as %q: %s", title, created.PageName, fakeforge.Text(t, res))
+		assert.Contains(t, fakeforge.Text(t, res), `"content":"x `)
+		res = f.Call(t, defs, "delete_wiki_page", map[string]any{"owner": owner, "repo": repo, "page_name": created.PageName})
+		require.False(t, res.IsError, fakeforge.Text(t, res))
+	}
+}

@@ -22,7 +22,7 @@ var rawCommit = map[string]any{
 
 func rawPage(content string) map[string]any {
 	return map[string]any{
-		"title": "My Page", "sub_url": "My-Page", "html_url": "http://x/o/r/wiki/My-Page",
+		"title": "My Page", "sub_url": "My-Page%3F", "html_url": "http://x/o/r/wiki/My-Page",
 		"last_commit": rawCommit, "content_base64": base64.StdEncoding.EncodeToString([]byte(content)),
 		"commit_count": 2, "sidebar": "", "footer": "",
 	}
@@ -35,7 +35,7 @@ func TestListWikiPages(t *testing.T) {
 	f.JSON("GET /api/v1/repos/o/r/wiki/pages", 200, []any{p, nil})
 	res := f.Call(t, wiki.Tools(), "list_wiki_pages", map[string]any{"owner": "o", "repo": "r", "limit": 1.0, "page": 2.0})
 	require.False(t, res.IsError, fakeforge.Text(t, res))
-	assert.JSONEq(t, `{"items":[{"title":"My Page","page_name":"My-Page","last_commit":{"sha":"abc123","author":"alice",
+	assert.JSONEq(t, `{"items":[{"title":"My Page","page_name":"My-Page?","last_commit":{"sha":"abc123","author":"alice",
 		"date":"2026-01-02T03:04:05Z","message":"Update Home"},"commit_count":2,"html_url":"http://x/o/r/wiki/My-Page"}],"page":2,"has_more":true}`,
 		fakeforge.Text(t, res))
 	assert.Equal(t, "limit=1&page=2", f.Requests()[0].RawQuery)
