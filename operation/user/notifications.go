@@ -27,6 +27,13 @@ func notificationTools() []tool.Def {
 			Annotations: tool.Read(), Handler: listNotifications,
 		},
 		{
+			Name: "list_repo_notifications", Toolset: "user",
+			Description: "List the token user's unread notifications about one repository",
+			Params: []tool.Param{tool.Owner(), tool.Repo(),
+				tool.Bool("all", "Include read ones", tool.Default(false)), tool.Page(), tool.Limit()},
+			Annotations: tool.Read(), Handler: listRepoNotifications,
+		},
+		{
 			Name: "get_notification_thread", Toolset: "user",
 			Description: "Get one notification thread",
 			Params:      []tool.Param{id}, Annotations: tool.Read(), Handler: getNotification,
@@ -40,6 +47,12 @@ func notificationTools() []tool.Def {
 			Name: "mark_all_notifications_read", Toolset: "user",
 			Description: "Mark all the token user's unread notifications as read",
 			Annotations: tool.Write(true), Handler: markAllNotifications,
+		},
+		{
+			Name: "mark_repo_notifications_read", Toolset: "user",
+			Description: "Mark the token user's unread notifications about one repository as read",
+			Params:      []tool.Param{tool.Owner(), tool.Repo()},
+			Annotations: tool.Write(true), Handler: markRepoNotifications,
 		},
 	}
 }
@@ -82,17 +95,41 @@ func compactNotification(n *sdk.NotificationThread, detail bool) Notification {
 
 func threadRef(a tool.Args) string { return fmt.Sprintf("notification thread %d", a.Int("id")) }
 
-func listNotifications(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
-	page, limit := a.Int("page"), a.Int("limit")
+// listOptions asks for unread and pinned threads, and read ones with all.
+func listOptions(a tool.Args) sdk.ListNotificationOptions {
 	status := []sdk.NotifyStatus{sdk.NotifyStatusUnread, sdk.NotifyStatusPinned}
 	if a.Bool("all") {
 		status = append(status, sdk.NotifyStatusRead)
 	}
-	list, resp, err := c.SDK(ctx).ListNotifications(sdk.ListNotificationOptions{
-		ListOptions: sdk.ListOptions{Page: int(page), PageSize: int(limit)}, Status: status})
+	return sdk.ListNotificationOptions{
+		ListOptions: sdk.ListOptions{Page: int(a.Int("page")), PageSize: int(a.Int("limit"))}, Status: status}
+}
+
+// markOptions turns every unread thread read; pinned ones stay pinned.
+var markOptions = sdk.MarkNotificationOptions{Status: []sdk.NotifyStatus{sdk.NotifyStatusUnread}, ToStatus: sdk.NotifyStatusRead}
+
+func listNotifications(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
+	list, resp, err := c.SDK(ctx).ListNotifications(listOptions(a))
 	if err := forgejo.Fail(resp, err, "list notifications of", "the token's user"); err != nil {
 		return nil, err
 	}
+	return notificationPage(list, resp, a)
+}
+
+func listRepoNotifications(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
+	list, resp, err := c.SDK(ctx).ListRepoNotifications(a.String("owner"), a.String("repo"), listOptions(a))
+	if err := forgejo.Fail(resp, err, "list notifications about", repoRef(a)); err != nil {
+		return nil, err
+	}
+	return notificationPage(list, resp, a)
+}
+
+func repoRef(a tool.Args) string {
+	return fmt.Sprintf("repository %s/%s", a.String("owner"), a.String("repo"))
+}
+
+func notificationPage(list []*sdk.NotificationThread, resp *sdk.Response, a tool.Args) (*mcp.CallToolResult, error) {
+	page, limit := a.Int("page"), a.Int("limit")
 	items := tool.Map(list, func(n *sdk.NotificationThread) Notification { return compactNotification(n, false) })
 	return tool.Items(items, page, forgejo.HasMore(resp, int(page), len(list), int(limit)))
 }
@@ -117,9 +154,16 @@ func markNotification(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp
 }
 
 func markAllNotifications(ctx context.Context, c *forgejo.Client, _ tool.Args) (*mcp.CallToolResult, error) {
-	list, resp, err := c.SDK(ctx).ReadNotifications(sdk.MarkNotificationOptions{
-		Status: []sdk.NotifyStatus{sdk.NotifyStatusUnread}, ToStatus: sdk.NotifyStatusRead})
+	list, resp, err := c.SDK(ctx).ReadNotifications(markOptions)
 	if err := forgejo.Fail(resp, err, "mark as read", "the token user's notifications"); err != nil {
+		return nil, err
+	}
+	return tool.JSON(map[string]int{"marked": len(list)})
+}
+
+func markRepoNotifications(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
+	list, resp, err := c.SDK(ctx).ReadRepoNotifications(a.String("owner"), a.String("repo"), markOptions)
+	if err := forgejo.Fail(resp, err, "mark as read the notifications about", repoRef(a)); err != nil {
 		return nil, err
 	}
 	return tool.JSON(map[string]int{"marked": len(list)})

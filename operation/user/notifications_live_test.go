@@ -92,6 +92,14 @@ func TestLiveNotifications(t *testing.T) {
 	text = call("check_notifications", map[string]any{"all": true, "limit": 50.0})
 	assert.Contains(t, text, fmt.Sprintf(`"id":%d,`, n.ID), "all=true lists read threads too")
 
+	// A thread about this repository, marked read through the repository.
+	f.NewIssue(t, owner, repo, "Needs you here", "ping @"+f.User2)
+	awaitUnread(t, u2, full, 1)
+	text = call("list_repo_notifications", map[string]any{"owner": owner, "repo": repo})
+	assert.Contains(t, text, `"title":"Needs you here"`)
+	assert.JSONEq(t, `{"marked":1}`, call("mark_repo_notifications_read", map[string]any{"owner": owner, "repo": repo}))
+	assert.Contains(t, call("list_repo_notifications", map[string]any{"owner": owner, "repo": repo}), `"items":[]`)
+
 	// Another thread, then mark everything read.
 	f.NewIssue(t, owner, repo, "Needs you again", "ping @"+f.User2)
 	awaitUnread(t, u2, full, 1)

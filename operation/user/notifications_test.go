@@ -87,3 +87,22 @@ func TestMarkAllNotificationsForbidden(t *testing.T) {
 	assert.True(t, res.IsError)
 	assert.Contains(t, fakeforge.Text(t, res), "mark as read the token user's notifications: permission denied (403)")
 }
+
+func TestRepoNotifications(t *testing.T) {
+	f := fakeforge.New(t)
+	f.JSON("GET /api/v1/repos/o/r/notifications", 200, []any{rawThread})
+	f.JSON("PUT /api/v1/repos/o/r/notifications", 205, []any{rawThread})
+	res := f.Call(t, user.Tools(), "list_repo_notifications", map[string]any{"owner": "o", "repo": "r"})
+	require.False(t, res.IsError, fakeforge.Text(t, res))
+	assert.Contains(t, fakeforge.Text(t, res), `"items":[{"id":12,"title":"Crash on start"`)
+	assert.Contains(t, f.Requests()[0].RawQuery, "status-types=unread")
+
+	res = f.Call(t, user.Tools(), "mark_repo_notifications_read", map[string]any{"owner": "o", "repo": "r"})
+	require.False(t, res.IsError, fakeforge.Text(t, res))
+	assert.JSONEq(t, `{"marked":1}`, fakeforge.Text(t, res))
+	assert.Contains(t, f.Requests()[1].RawQuery, "to-status=read")
+
+	res = f.Call(t, user.Tools(), "list_repo_notifications", map[string]any{"owner": "o", "repo": "gone"})
+	assert.True(t, res.IsError)
+	assert.Contains(t, fakeforge.Text(t, res), "repository o/gone not found (404)")
+}
