@@ -34,6 +34,11 @@ func labelTools() []tool.Def {
 		return tool.Str("color", "Colour as 6 hex digits, '#' optional", append(opts, tool.MaxLen(7))...)
 	}
 	labels := tool.Strs("labels", "Label names or IDs", tool.Required())
+	org := tool.Str("org", "Organisation name", tool.Required(), tool.MaxLen(100), tool.Match(orgPattern, "letters, digits, '-', '_' and '.' only"))
+	name := func(opts ...tool.Opt) tool.Param {
+		return tool.Str("name", "Label name", append(opts, tool.MaxLen(50))...)
+	}
+	desc := tool.Str("description", "Label description", tool.MaxLen(200))
 	return []tool.Def{
 		{
 			Name:        "list_repo_labels",
@@ -56,9 +61,7 @@ func labelTools() []tool.Def {
 			Toolset:     toolset,
 			Description: "Create a label in a repository",
 			Params: []tool.Param{tool.Owner(), tool.Repo(),
-				tool.Str("name", "Label name", tool.Required(), tool.MaxLen(50)),
-				color(tool.Default("#e4e4e4")),
-				tool.Str("description", "Label description", tool.MaxLen(200))},
+				name(tool.Required()), color(tool.Default("#e4e4e4")), desc},
 			Annotations: tool.Write(false),
 			Handler:     createRepoLabel,
 		},
@@ -66,9 +69,7 @@ func labelTools() []tool.Def {
 			Name:        "edit_repo_label",
 			Toolset:     toolset,
 			Description: "Edit a repository label; only the fields given change",
-			Params: []tool.Param{tool.Owner(), tool.Repo(), labelID,
-				tool.Str("name", "New name", tool.MaxLen(50)), color(),
-				tool.Str("description", "New description", tool.MaxLen(200))},
+			Params:      []tool.Param{tool.Owner(), tool.Repo(), labelID, name(), color(), desc},
 			Annotations: tool.Write(true),
 			Handler:     editRepoLabel,
 		},
@@ -100,11 +101,41 @@ func labelTools() []tool.Def {
 			Name:        "list_org_labels",
 			Toolset:     toolset,
 			Description: "List an organisation's labels, usable in all its repositories",
-			Params: []tool.Param{
-				tool.Str("org", "Organisation name", tool.Required(), tool.MaxLen(100), tool.Match(orgPattern, "letters, digits, '-', '_' and '.' only")),
-				tool.Page(), tool.Limit()},
+			Params:      []tool.Param{org, tool.Page(), tool.Limit()},
 			Annotations: tool.Read(),
 			Handler:     listOrgLabels,
+		},
+		{
+			Name:        "get_org_label",
+			Toolset:     toolset,
+			Description: "Get one organisation label by ID",
+			Params:      []tool.Param{org, labelID},
+			Annotations: tool.Read(),
+			Handler:     orgLabelHandler("GET", "get"),
+		},
+		{
+			Name:        "create_org_label",
+			Toolset:     toolset,
+			Description: "Create a label in an organisation, usable in all its repositories",
+			Params:      []tool.Param{org, name(tool.Required()), color(tool.Default("#e4e4e4")), desc},
+			Annotations: tool.Write(false),
+			Handler:     orgLabelHandler("POST", "create"),
+		},
+		{
+			Name:        "edit_org_label",
+			Toolset:     toolset,
+			Description: "Edit an organisation label; only the fields given change",
+			Params:      []tool.Param{org, labelID, name(), color(), desc},
+			Annotations: tool.Write(true),
+			Handler:     orgLabelHandler("PATCH", "edit"),
+		},
+		{
+			Name:        "delete_org_label",
+			Toolset:     toolset,
+			Description: "Delete an organisation label, removing it from every issue",
+			Params:      []tool.Param{org, labelID},
+			Annotations: tool.Destroy(true),
+			Handler:     orgLabelHandler("DELETE", "delete"),
 		},
 	}
 }
@@ -165,9 +196,10 @@ func createRepoLabel(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.
 	return tool.JSON(compactLabel(l))
 }
 
-func editRepoLabel(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
-	// A map, not sdk.EditLabelOption: that struct sends null for every field
-	// not set, and only the fields the agent gave may reach the forge.
+// labelBody is the JSON body of a label create or edit: only the fields the
+// agent gave (or that have a default), not sdk.EditLabelOption, which sends
+// null for every field not set.
+func labelBody(a tool.Args) (map[string]any, error) {
 	body := map[string]any{}
 	for _, name := range []string{"name", "description"} {
 		if a.Has(name) {
@@ -180,6 +212,14 @@ func editRepoLabel(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.Ca
 			return nil, err
 		}
 		body["color"] = color
+	}
+	return body, nil
+}
+
+func editRepoLabel(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
+	body, err := labelBody(a)
+	if err != nil {
+		return nil, err
 	}
 	p, err := forgejo.Path("repos", a.String("owner"), a.String("repo"), "labels", strconv.FormatInt(a.Int("id"), 10))
 	if err != nil {
@@ -207,6 +247,42 @@ func listOrgLabels(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.Ca
 		return nil, forgejo.Relabel(err, "list labels of", "organisation "+a.String("org"))
 	}
 	return tool.Items(tool.Map(list, compactLabel), page, forgejo.HasMore(nil, int(page), len(list), int(limit)))
+}
+
+// orgLabelHandler is get/create/edit/delete_org_label: the SDK has no
+// organisation label routes, so they go through DoJSON.
+func orgLabelHandler(method, verb string) tool.Handler {
+	return func(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
+		segs := []string{"orgs", a.String("org"), "labels"}
+		subject := "a label in organisation " + a.String("org")
+		if method != "POST" {
+			segs = append(segs, strconv.FormatInt(a.Int("id"), 10))
+			subject = fmt.Sprintf("label %d in organisation %s", a.Int("id"), a.String("org"))
+		}
+		p, err := forgejo.Path(segs...)
+		if err != nil {
+			return nil, err
+		}
+		var body any // nil: GET and DELETE send no body
+		if method == "POST" || method == "PATCH" {
+			b, err := labelBody(a)
+			if err != nil {
+				return nil, err
+			}
+			body = b
+		}
+		if method == "DELETE" {
+			if err := c.DoJSON(ctx, method, p, nil, nil, nil); err != nil {
+				return nil, forgejo.Relabel(err, verb, subject)
+			}
+			return tool.JSON(map[string]any{"deleted": true, "id": a.Int("id")})
+		}
+		var l sdk.Label
+		if err := c.DoJSON(ctx, method, p, nil, body, &l); err != nil {
+			return nil, forgejo.Relabel(err, verb, subject)
+		}
+		return tool.JSON(compactLabel(&l))
+	}
 }
 
 func orgLabels(ctx context.Context, c *forgejo.Client, org string, page, limit int64) ([]*sdk.Label, error) {

@@ -124,6 +124,25 @@ func TestLiveOrgLabels(t *testing.T) {
 	require.False(t, res.IsError, fakeforge.Text(t, res))
 	assert.Contains(t, fakeforge.Text(t, res), `"name":"team/core"`, "an organisation label resolves by name")
 
+	res = f.Call(t, defs, "create_org_label", map[string]any{"org": org, "name": "triage", "color": "#ABCDEF", "description": "New"})
+	require.False(t, res.IsError, fakeforge.Text(t, res))
+	var l struct{ ID int64 }
+	require.NoError(t, json.Unmarshal([]byte(fakeforge.Text(t, res)), &l))
+	res = f.Call(t, defs, "edit_org_label", map[string]any{"org": org, "id": float64(l.ID), "name": "triaged"})
+	require.False(t, res.IsError, fakeforge.Text(t, res))
+	assert.Contains(t, fakeforge.Text(t, res), `"name":"triaged","color":"abcdef","description":"New"`)
+	res = f.Call(t, defs, "get_org_label", map[string]any{"org": org, "id": float64(l.ID)})
+	require.False(t, res.IsError, fakeforge.Text(t, res))
+	assert.Contains(t, fakeforge.Text(t, res), `"name":"triaged"`)
+	res = f.Call(t, defs, "delete_org_label", map[string]any{"org": org, "id": float64(l.ID)})
+	require.False(t, res.IsError, fakeforge.Text(t, res))
+	res = f.Call(t, defs, "get_org_label", map[string]any{"org": org, "id": float64(l.ID)})
+	assert.True(t, res.IsError)
+	assert.Contains(t, fakeforge.Text(t, res), fmt.Sprintf("label %d in organisation %s not found (404)", l.ID, org))
+
+	res = f.WithToken(f.Token2).Call(t, defs, "create_org_label", map[string]any{"org": org, "name": "sneaky"})
+	assert.True(t, res.IsError, "a non-member cannot add organisation labels")
+
 	res = f.Call(t, defs, "list_org_labels", map[string]any{"org": "no-such-org-here"})
 	assert.True(t, res.IsError)
 	assert.Contains(t, fakeforge.Text(t, res), "organisation no-such-org-here not found (404)")

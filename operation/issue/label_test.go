@@ -134,3 +134,34 @@ func TestListOrgLabels(t *testing.T) {
 	assert.True(t, res.IsError)
 	assert.Contains(t, fakeforge.Text(t, res), "organisation nobody not found (404)")
 }
+
+func TestOrgLabelCRUD(t *testing.T) {
+	f := fakeforge.New(t)
+	f.JSON("GET /api/v1/orgs/acme/labels/9", 200, rawTeam)
+	f.JSON("POST /api/v1/orgs/acme/labels", 201, rawTeam)
+	f.JSON("PATCH /api/v1/orgs/acme/labels/9", 200, rawTeam)
+	f.Handle("DELETE /api/v1/orgs/acme/labels/9", func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(204) })
+	want := `{"id":9,"name":"team/core","color":"111111"}`
+
+	res := f.Call(t, issue.Tools(), "get_org_label", map[string]any{"org": "acme", "id": 9.0})
+	require.False(t, res.IsError, fakeforge.Text(t, res))
+	assert.JSONEq(t, want, fakeforge.Text(t, res))
+	assert.Empty(t, f.Requests()[0].Body)
+
+	res = f.Call(t, issue.Tools(), "create_org_label", map[string]any{"org": "acme", "name": "team/core", "color": "111111"})
+	require.False(t, res.IsError, fakeforge.Text(t, res))
+	assert.JSONEq(t, `{"name":"team/core","color":"#111111"}`, string(f.Requests()[1].Body))
+	assert.JSONEq(t, want, fakeforge.Text(t, res))
+
+	res = f.Call(t, issue.Tools(), "edit_org_label", map[string]any{"org": "acme", "id": 9.0, "description": ""})
+	require.False(t, res.IsError, fakeforge.Text(t, res))
+	assert.JSONEq(t, `{"description":""}`, string(f.Requests()[2].Body))
+
+	res = f.Call(t, issue.Tools(), "delete_org_label", map[string]any{"org": "acme", "id": 9.0})
+	require.False(t, res.IsError, fakeforge.Text(t, res))
+	assert.JSONEq(t, `{"deleted":true,"id":9}`, fakeforge.Text(t, res))
+
+	res = f.Call(t, issue.Tools(), "delete_org_label", map[string]any{"org": "acme", "id": 8.0})
+	assert.True(t, res.IsError)
+	assert.Equal(t, "label 8 in organisation acme not found (404): it does not exist or this token cannot see it", fakeforge.Text(t, res))
+}
