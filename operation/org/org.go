@@ -1,5 +1,5 @@
-// Package org has the organisation tools: list, get, create, members,
-// teams and membership checks.
+// Package org has the organisation tools: list, get, create, edit and
+// delete organisations, their teams and members, and membership checks.
 package org
 
 import (
@@ -27,7 +27,7 @@ func Tools() []tool.Def {
 	org := named("org", "Organisation name")
 	user := named("user", "User login")
 	paging := []tool.Param{tool.Page(), tool.Limit()}
-	return []tool.Def{
+	return append([]tool.Def{
 		{
 			Name: "list_my_orgs", Toolset: toolset,
 			Description: "List the organisations the token's user belongs to",
@@ -67,7 +67,7 @@ func Tools() []tool.Def {
 			Description: "Tell whether a user is a member of an organisation",
 			Params:      []tool.Param{org, user}, Annotations: tool.Read(), Handler: checkMembership,
 		},
-	}
+	}, adminTools()...)
 }
 
 // Org is the compact shape of an organisation.
@@ -100,6 +100,18 @@ type Team struct {
 	Permission       string `json:"permission"`
 	AllRepositories  bool   `json:"includes_all_repositories"`
 	CanCreateOrgRepo bool   `json:"can_create_org_repo"`
+	// Units is the access per repository unit, given when permission is
+	// "none": such a team's access is set unit by unit.
+	Units map[string]string `json:"units,omitempty"`
+}
+
+func compactTeam(t *sdk.Team) Team {
+	out := Team{ID: t.ID, Name: t.Name, Description: t.Description, Permission: string(t.Permission),
+		AllRepositories: t.IncludesAllRepositories, CanCreateOrgRepo: t.CanCreateOrgRepo}
+	if out.Permission == "none" || out.Permission == "" {
+		out.Units = t.UnitsMap
+	}
+	return out
 }
 
 func orgRef(a tool.Args) string { return "organisation " + a.String("org") }
@@ -153,11 +165,7 @@ func listTeams(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallTo
 	if err := forgejo.Fail(resp, err, "list teams of", orgRef(a)); err != nil {
 		return nil, err
 	}
-	items := tool.Map(list, func(t *sdk.Team) Team {
-		return Team{ID: t.ID, Name: t.Name, Description: t.Description, Permission: string(t.Permission),
-			AllRepositories: t.IncludesAllRepositories, CanCreateOrgRepo: t.CanCreateOrgRepo}
-	})
-	return tool.Items(items, page, forgejo.HasMore(resp, int(page), len(list), int(limit)))
+	return tool.Items(tool.Map(list, compactTeam), page, forgejo.HasMore(resp, int(page), len(list), int(limit)))
 }
 
 func createOrg(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {

@@ -1,0 +1,167 @@
+package org
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+
+	sdk "codeberg.org/mvdkleijn/forgejo-sdk/forgejo/v3"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
+)
+
+// teamUnits are the repository units a non-admin team's permission
+// applies to (admin teams get every unit from the forge itself).
+var teamUnits = []string{"repo.code", "repo.issues", "repo.pulls", "repo.releases", "repo.wiki",
+	"repo.projects", "repo.packages", "repo.actions"}
+
+// adminTools change organisations: their settings, teams and members.
+func adminTools() []tool.Def {
+	org := named("org", "Organisation name")
+	user := named("user", "User login")
+	team := tool.Int("team_id", "Team ID (from list_org_teams)", tool.Required(), tool.AtLeast(1))
+	return []tool.Def{
+		{
+			Name: "edit_org", Toolset: toolset,
+			Description: "Edit an organisation; only the fields given change",
+			Params: []tool.Param{org,
+				tool.Str("full_name", "Display name", tool.MaxLen(100)),
+				tool.Str("description", "Description", tool.MaxLen(255)),
+				tool.Str("website", "Website URL", tool.MaxLen(255)),
+				tool.Str("location", "Location", tool.MaxLen(50)),
+				tool.Str("visibility", "Who can see it", tool.OneOf("public", "limited", "private"))},
+			Annotations: tool.Write(true), Handler: editOrg,
+		},
+		{
+			Name: "delete_org", Toolset: toolset,
+			Description: "Delete an organisation; it must own no repositories",
+			Params:      []tool.Param{org}, Annotations: tool.Destroy(true), Handler: deleteOrg,
+		},
+		{
+			Name: "create_org_team", Toolset: toolset,
+			Description: "Create a team in an organisation",
+			Params: []tool.Param{org,
+				tool.Str("name", "Team name", tool.Required(), tool.MaxLen(255)),
+				tool.Str("description", "Description", tool.MaxLen(255)),
+				tool.Str("permission", "Access to the team's repositories", tool.Default("read"), tool.OneOf("read", "write", "admin")),
+				tool.Bool("includes_all_repositories", "Access every repository of the organisation", tool.Default(false)),
+				tool.Bool("can_create_org_repo", "Members may create repositories", tool.Default(false))},
+			Annotations: tool.Write(false), Handler: createTeam,
+		},
+		{
+			Name: "add_team_member", Toolset: toolset,
+			Description: "Add a user to a team",
+			Params:      []tool.Param{team, user}, Annotations: tool.Write(true), Handler: addTeamMember,
+		},
+		{
+			Name: "remove_team_member", Toolset: toolset,
+			Description: "Remove a user from a team",
+			Params:      []tool.Param{team, user}, Annotations: tool.Destroy(true), Handler: removeTeamMember,
+		},
+		{
+			Name: "add_team_repo", Toolset: toolset,
+			Description: "Give a team access to one of the organisation's repositories",
+			Params:      []tool.Param{team, org, tool.Repo()}, Annotations: tool.Write(true), Handler: addTeamRepo,
+		},
+		{
+			Name: "remove_team_repo", Toolset: toolset,
+			Description: "Take a repository away from a team",
+			Params:      []tool.Param{team, org, tool.Repo()}, Annotations: tool.Destroy(true), Handler: removeTeamRepo,
+		},
+		{
+			Name: "remove_org_member", Toolset: toolset,
+			Description: "Remove a user from an organisation and all its teams",
+			Params:      []tool.Param{org, user}, Annotations: tool.Destroy(true), Handler: removeOrgMember,
+		},
+	}
+}
+
+func editOrg(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
+	// Only the fields given are sent: the forge would clear an empty one.
+	body := map[string]string{}
+	for _, k := range []string{"full_name", "description", "website", "location", "visibility"} {
+		if a.Has(k) {
+			body[k] = a.String(k)
+		}
+	}
+	p, err := forgejo.Path("orgs", a.String("org"))
+	if err != nil {
+		return nil, err
+	}
+	var o sdk.Organization
+	if err := c.DoJSON(ctx, http.MethodPatch, p, nil, body, &o); err != nil {
+		return nil, forgejo.Relabel(err, "edit", orgRef(a))
+	}
+	return tool.JSON(compactOrg(&o))
+}
+
+func deleteOrg(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
+	resp, err := c.SDK(ctx).DeleteOrg(a.String("org"))
+	if err := forgejo.Fail(resp, err, "delete", orgRef(a)); err != nil {
+		return nil, err
+	}
+	return tool.JSON(map[string]any{"deleted": true, "org": a.String("org")})
+}
+
+func createTeam(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
+	perm := a.String("permission")
+	opt := sdk.CreateTeamOption{Name: a.String("name"), Description: a.String("description"),
+		Permission: sdk.AccessMode(perm), IncludesAllRepositories: a.Bool("includes_all_repositories"),
+		CanCreateOrgRepo: a.Bool("can_create_org_repo"), UnitsMap: map[string]string{}}
+	for _, u := range teamUnits {
+		opt.UnitsMap[u] = perm
+	}
+	t, resp, err := c.SDK(ctx).CreateTeam(a.String("org"), opt)
+	if err := forgejo.Fail(resp, err, "create team "+a.String("name")+" in", orgRef(a)); err != nil {
+		return nil, err
+	}
+	return tool.JSON(compactTeam(t))
+}
+
+func teamRef(a tool.Args) string { return fmt.Sprintf("team %d", a.Int("team_id")) }
+
+func addTeamMember(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
+	resp, err := c.SDK(ctx).AddTeamMember(a.Int("team_id"), a.String("user"))
+	if err := forgejo.Fail(resp, err, "add "+a.String("user")+" to", teamRef(a)); err != nil {
+		return nil, err
+	}
+	return tool.JSON(map[string]any{"team_id": a.Int("team_id"), "user": a.String("user"), "member": true})
+}
+
+func removeTeamMember(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
+	resp, err := c.SDK(ctx).RemoveTeamMember(a.Int("team_id"), a.String("user"))
+	if err := forgejo.Fail(resp, err, "remove "+a.String("user")+" from", teamRef(a)); err != nil {
+		return nil, err
+	}
+	return tool.JSON(map[string]any{"team_id": a.Int("team_id"), "user": a.String("user"), "member": false})
+}
+
+func repoRef(a tool.Args) string {
+	return fmt.Sprintf("repository %s/%s", a.String("org"), a.String("repo"))
+}
+
+func addTeamRepo(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
+	resp, err := c.SDK(ctx).AddTeamRepository(a.Int("team_id"), a.String("org"), a.String("repo"))
+	if err := forgejo.Fail(resp, err, "add "+repoRef(a)+" to", teamRef(a)); err != nil {
+		return nil, err
+	}
+	return tool.JSON(map[string]any{"team_id": a.Int("team_id"), "repo": a.String("org") + "/" + a.String("repo"), "access": true})
+}
+
+func removeTeamRepo(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
+	resp, err := c.SDK(ctx).RemoveTeamRepository(a.Int("team_id"), a.String("org"), a.String("repo"))
+	if err := forgejo.Fail(resp, err, "remove "+repoRef(a)+" from", teamRef(a)); err != nil {
+		return nil, err
+	}
+	return tool.JSON(map[string]any{"team_id": a.Int("team_id"), "repo": a.String("org") + "/" + a.String("repo"), "access": false})
+}
+
+func removeOrgMember(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
+	resp, err := c.SDK(ctx).DeleteOrgMembership(a.String("org"), a.String("user"))
+	if err := forgejo.Fail(resp, err, "remove "+a.String("user")+" from", orgRef(a)); err != nil {
+		return nil, err
+	}
+	return tool.JSON(map[string]any{"org": a.String("org"), "user": a.String("user"), "member": false})
+}

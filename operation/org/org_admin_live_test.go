@@ -1,0 +1,81 @@
+package org_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/org"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/fakeforge"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/testforge"
+)
+
+func TestLiveOrgAdministration(t *testing.T) {
+	f := testforge.Get(t)
+	defs := org.Tools()
+	call := func(name string, args map[string]any) string {
+		t.Helper()
+		res := f.Call(t, defs, name, args)
+		require.False(t, res.IsError, "%s: %s", name, fakeforge.Text(t, res))
+		return fakeforge.Text(t, res)
+	}
+	name := fmt.Sprintf("t-orgadm-%x", time.Now().UnixNano())
+	call("create_org", map[string]any{"name": name, "full_name": "Admin Org", "description": "before"})
+	const repo = "app"
+	require.Equal(t, http.StatusCreated, f.Do(t, http.MethodPost, "/orgs/"+name+"/repos", map[string]any{"name": repo, "private": true}, nil))
+	t.Cleanup(func() {
+		f.Do(t, http.MethodDelete, "/repos/"+name+"/"+repo, nil, nil)
+		f.Do(t, http.MethodDelete, "/orgs/"+name, nil, nil)
+	})
+
+	text := call("edit_org", map[string]any{"org": name, "description": "after", "visibility": "limited"})
+	assert.Contains(t, text, `"description":"after"`)
+	assert.Contains(t, text, `"full_name":"Admin Org"`, "fields not given stay")
+	assert.Contains(t, text, `"visibility":"limited"`)
+
+	text = call("create_org_team", map[string]any{"org": name, "name": "devs", "permission": "write"})
+	var team struct {
+		ID         int64             `json:"id"`
+		Permission string            `json:"permission"`
+		Units      map[string]string `json:"units"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(text), &team))
+	if team.Permission != "write" {
+		// The forge keeps a non-admin team's access per unit.
+		assert.Equal(t, "none", team.Permission, text)
+		assert.Equal(t, "write", team.Units["repo.code"], text)
+	}
+	teamID := float64(team.ID)
+
+	call("add_team_member", map[string]any{"team_id": teamID, "user": f.User2})
+	call("add_team_member", map[string]any{"team_id": teamID, "user": f.User2}) // idempotent
+	assert.Contains(t, call("check_org_membership", map[string]any{"org": name, "user": f.User2}), `"is_member":true`)
+
+	u2 := f.WithToken(f.Token2)
+	seen := func() int { return u2.Do(t, http.MethodGet, "/repos/"+name+"/"+repo, nil, nil) }
+	assert.Equal(t, http.StatusNotFound, seen(), "the team has no repositories yet")
+	call("add_team_repo", map[string]any{"team_id": teamID, "org": name, "repo": repo})
+	assert.Equal(t, http.StatusOK, seen(), "the team's member sees the repository")
+	call("remove_team_repo", map[string]any{"team_id": teamID, "org": name, "repo": repo})
+	assert.Equal(t, http.StatusNotFound, seen())
+
+	call("remove_team_member", map[string]any{"team_id": teamID, "user": f.User2})
+	assert.Contains(t, call("check_org_membership", map[string]any{"org": name, "user": f.User2}), `"is_member":false`)
+	call("add_team_member", map[string]any{"team_id": teamID, "user": f.User2})
+	call("remove_org_member", map[string]any{"org": name, "user": f.User2})
+	assert.Contains(t, call("check_org_membership", map[string]any{"org": name, "user": f.User2}), `"is_member":false`)
+
+	res := f.Call(t, defs, "delete_org", map[string]any{"org": name})
+	assert.True(t, res.IsError, "an organisation that owns a repository cannot be deleted")
+	t.Logf("delete_org with a repository: %s", fakeforge.Text(t, res))
+	require.Equal(t, http.StatusNoContent, f.Do(t, http.MethodDelete, "/repos/"+name+"/"+repo, nil, nil))
+	call("delete_org", map[string]any{"org": name})
+	res = f.Call(t, defs, "get_org", map[string]any{"org": name})
+	assert.True(t, res.IsError)
+	assert.Contains(t, fakeforge.Text(t, res), "not found (404)")
+}

@@ -1,0 +1,80 @@
+package org_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/org"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/fakeforge"
+)
+
+func noContent(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) }
+
+func TestEditOrgSendsOnlyGivenFields(t *testing.T) {
+	f := fakeforge.New(t)
+	f.JSON("PATCH /api/v1/orgs/acme", 200, rawOrg)
+	res := f.Call(t, org.Tools(), "edit_org", map[string]any{"org": "acme", "description": "", "visibility": "limited"})
+	require.False(t, res.IsError, fakeforge.Text(t, res))
+	var sent map[string]any
+	require.NoError(t, json.Unmarshal(f.Requests()[0].Body, &sent))
+	assert.Equal(t, map[string]any{"description": "", "visibility": "limited"}, sent)
+	assert.Contains(t, fakeforge.Text(t, res), `"name":"acme"`)
+}
+
+func TestDeleteOrg(t *testing.T) {
+	f := fakeforge.New(t)
+	f.Handle("DELETE /api/v1/orgs/acme", noContent)
+	res := f.Call(t, org.Tools(), "delete_org", map[string]any{"org": "acme"})
+	require.False(t, res.IsError, fakeforge.Text(t, res))
+	assert.JSONEq(t, `{"deleted":true,"org":"acme"}`, fakeforge.Text(t, res))
+	res = f.Call(t, org.Tools(), "delete_org", map[string]any{"org": "gone"})
+	assert.True(t, res.IsError)
+	assert.Contains(t, fakeforge.Text(t, res), "organisation gone not found (404)")
+}
+
+func TestCreateOrgTeam(t *testing.T) {
+	f := fakeforge.New(t)
+	f.JSON("POST /api/v1/orgs/acme/teams", 201, map[string]any{"id": 5, "name": "devs", "permission": "none",
+		"includes_all_repositories": false, "can_create_org_repo": false, "units_map": map[string]string{"repo.code": "write"}})
+	res := f.Call(t, org.Tools(), "create_org_team", map[string]any{"org": "acme", "name": "devs", "permission": "write"})
+	require.False(t, res.IsError, fakeforge.Text(t, res))
+	assert.JSONEq(t, `{"id":5,"name":"devs","permission":"none","includes_all_repositories":false,"can_create_org_repo":false,"units":{"repo.code":"write"}}`, fakeforge.Text(t, res))
+	var sent struct {
+		Name       string            `json:"name"`
+		Permission string            `json:"permission"`
+		UnitsMap   map[string]string `json:"units_map"`
+	}
+	require.NoError(t, json.Unmarshal(f.Requests()[0].Body, &sent))
+	assert.Equal(t, "write", sent.Permission)
+	assert.Equal(t, "write", sent.UnitsMap["repo.code"], "the forge needs units for a non-admin team")
+}
+
+func TestTeamMembersAndRepos(t *testing.T) {
+	f := fakeforge.New(t)
+	for _, route := range []string{"PUT /api/v1/teams/5/members/bob", "DELETE /api/v1/teams/5/members/bob",
+		"PUT /api/v1/teams/5/repos/acme/app", "DELETE /api/v1/teams/5/repos/acme/app", "DELETE /api/v1/orgs/acme/members/bob"} {
+		f.Handle(route, noContent)
+	}
+	for _, c := range []struct {
+		name string
+		args map[string]any
+		want string
+	}{
+		{"add_team_member", map[string]any{"team_id": 5.0, "user": "bob"}, `{"team_id":5,"user":"bob","member":true}`},
+		{"remove_team_member", map[string]any{"team_id": 5.0, "user": "bob"}, `{"team_id":5,"user":"bob","member":false}`},
+		{"add_team_repo", map[string]any{"team_id": 5.0, "org": "acme", "repo": "app"}, `{"team_id":5,"repo":"acme/app","access":true}`},
+		{"remove_team_repo", map[string]any{"team_id": 5.0, "org": "acme", "repo": "app"}, `{"team_id":5,"repo":"acme/app","access":false}`},
+		{"remove_org_member", map[string]any{"org": "acme", "user": "bob"}, `{"org":"acme","user":"bob","member":false}`},
+	} {
+		res := f.Call(t, org.Tools(), c.name, c.args)
+		require.False(t, res.IsError, "%s: %s", c.name, fakeforge.Text(t, res))
+		assert.JSONEq(t, c.want, fakeforge.Text(t, res), c.name)
+	}
+	res := f.Call(t, org.Tools(), "add_team_member", map[string]any{"team_id": 6.0, "user": "bob"})
+	assert.True(t, res.IsError)
+	assert.Contains(t, fakeforge.Text(t, res), "team 6 not found (404)")
+}
