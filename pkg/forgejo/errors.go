@@ -46,7 +46,7 @@ func (e *Error) Error() string {
 	case e.Status == http.StatusUnprocessableEntity:
 		return fmt.Sprintf("%s: the forge rejected the input (422)%s", op, msg)
 	case e.Status >= 500:
-		return fmt.Sprintf("%s: the forge failed (%d %s)%s; retry later", op, e.Status, http.StatusText(e.Status), msg)
+		return fmt.Sprintf("%s: the forge failed (%d %s)%s; retry later, and if it keeps failing the forge may not support this request", op, e.Status, http.StatusText(e.Status), msg)
 	case e.Status >= 400:
 		return fmt.Sprintf("%s: the forge refused the request (%d %s)%s", op, e.Status, http.StatusText(e.Status), msg)
 	}
