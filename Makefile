@@ -15,7 +15,7 @@ run:
 	@if [ -n "$$FORGEJO_URL" ]; then \
 		exec ./$(BIN); \
 	else \
-		echo "FORGEJO_URL is not set: starting a local test forge on 127.0.0.1 (first build takes ~5 min)" >&2; \
+		echo "FORGEJO_URL is not set: starting a local test forge on 127.0.0.1 (the first build takes 5-7 min, then it is cached)" >&2; \
 		scripts/test-forge run -- sh -c 'FORGEJO_URL="$$FORGEJO_TEST_URL" FORGEJO_ACCESS_TOKEN="$$FORGEJO_TEST_TOKEN" exec ./$(BIN)'; \
 	fi
 
