@@ -21,13 +21,7 @@ func TestLivePullRequestWorkflow(t *testing.T) {
 	f := testforge.Get(t)
 	owner, name := f.NewRepo(t)
 	defs := append(repo.Tools(), pull.Tools()...)
-	call := func(toolName string, args map[string]any) string {
-		t.Helper()
-		args["owner"], args["repo"] = owner, name
-		res := f.Call(t, defs, toolName, args)
-		require.False(t, res.IsError, "%s: %s", toolName, fakeforge.Text(t, res))
-		return fakeforge.Text(t, res)
-	}
+	call := f.RepoCaller(t, defs, owner, name)
 	call("create_branch", map[string]any{"branch": "fix"})
 	call("create_file", map[string]any{"path": "fix.txt", "content": "fixed\n", "message": "Add the fix", "branch": "fix"})
 

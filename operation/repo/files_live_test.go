@@ -18,13 +18,7 @@ func TestLiveFileLifecycle(t *testing.T) {
 	f := testforge.Get(t)
 	owner, name := f.NewRepo(t)
 	defs := repo.Tools()
-	call := func(tool string, args map[string]any) string {
-		t.Helper()
-		args["owner"], args["repo"] = owner, name
-		res := f.Call(t, defs, tool, args)
-		require.False(t, res.IsError, "%s: %s", tool, fakeforge.Text(t, res))
-		return fakeforge.Text(t, res)
-	}
+	call := f.RepoCaller(t, defs, owner, name)
 
 	text := call("create_branch", map[string]any{"branch": "feature", "from": "main"})
 	assert.Contains(t, text, `"name":"feature"`)

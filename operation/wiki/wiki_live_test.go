@@ -16,13 +16,7 @@ func TestLiveWikiLifecycle(t *testing.T) {
 	f := testforge.Get(t)
 	owner, repo := f.NewRepo(t)
 	defs := wiki.Tools()
-	call := func(name string, args map[string]any) string {
-		t.Helper()
-		args["owner"], args["repo"] = owner, repo
-		res := f.Call(t, defs, name, args)
-		require.False(t, res.IsError, "%s: %s", name, fakeforge.Text(t, res))
-		return fakeforge.Text(t, res)
-	}
+	call := f.RepoCaller(t, defs, owner, repo)
 
 	text := call("create_wiki_page", map[string]any{"title": "Live Page", "content": "# Live\n\nFirst **version**", "message": "create it"})
 	var created struct {

@@ -44,3 +44,24 @@ func (f *Forge) Call(t testing.TB, defs []tool.Def, name string, args map[string
 	}
 	return r.Call(context.Background(), d, raw)
 }
+
+// RepoCaller returns a function that calls tools from defs on owner/repo
+// (it sets those two arguments), fails the test on an isError result, and
+// returns the result's text: the shape of most lifecycle tests.
+func (f *Forge) RepoCaller(t testing.TB, defs []tool.Def, owner, repo string) func(name string, args map[string]any) string {
+	return func(name string, args map[string]any) string {
+		t.Helper()
+		args["owner"], args["repo"] = owner, repo
+		res := f.Call(t, defs, name, args)
+		require.False(t, res.IsError, "%s: %s", name, text(t, res))
+		return text(t, res)
+	}
+}
+
+func text(t testing.TB, res *mcp.CallToolResult) string {
+	t.Helper()
+	require.NotEmpty(t, res.Content)
+	tc, ok := res.Content[0].(mcp.TextContent)
+	require.True(t, ok, "first content is text, got %T", res.Content[0])
+	return tc.Text
+}
