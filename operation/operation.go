@@ -4,6 +4,7 @@ package operation
 
 import (
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/attachment"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/branchprotection"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/issue"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/org"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/pull"
@@ -30,6 +31,7 @@ func All() []tool.Def {
 		wiki.Tools(),
 		org.Tools(),
 		search.Tools(),
+		branchprotection.Tools(),
 	} {
 		all = append(all, tools...)
 	}

@@ -1,0 +1,222 @@
+// Package branchprotection has the branch-protection tools: list, read,
+// create, edit and delete a repository's branch protection rules.
+package branchprotection
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	sdk "codeberg.org/mvdkleijn/forgejo-sdk/forgejo/v3"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
+)
+
+const toolset = "branch-protection"
+
+func ruleName() tool.Param {
+	return tool.Str("rule_name", "Protected branch name or glob pattern, e.g. main or release/*",
+		tool.Required(), tool.MaxLen(255))
+}
+
+// fields are the settable options of create and edit: the most used ones.
+func fields() []tool.Param {
+	return []tool.Param{
+		tool.Bool("enable_push", "Allow pushing to the branch"),
+		tool.Strs("push_whitelist", "Only these users may push; implies enable_push"),
+		tool.Int("required_approvals", "Approvals needed to merge", tool.Range(0, 100)),
+		tool.Strs("status_checks", "Status check contexts that must pass before merging"),
+		tool.Bool("dismiss_stale_approvals", "Dismiss approvals when new commits are pushed"),
+		tool.Bool("block_on_rejected_reviews", "Block merging while a review requests changes"),
+	}
+}
+
+// Tools returns the branch-protection toolset.
+func Tools() []tool.Def {
+	base := []tool.Param{tool.Owner(), tool.Repo()}
+	withName := append(base[:2:2], ruleName())
+	return []tool.Def{
+		{
+			Name: "list_branch_protections", Toolset: toolset,
+			Description: "List a repository's branch protection rules",
+			Params:      base, Annotations: tool.Read(), Handler: list,
+		},
+		{
+			Name: "get_branch_protection", Toolset: toolset,
+			Description: "Get a branch protection rule by name",
+			Params:      withName, Annotations: tool.Read(), Handler: get,
+		},
+		{
+			Name: "create_branch_protection", Toolset: toolset,
+			Description: "Protect a branch or branch pattern",
+			Params:      append(withName[:3:3], fields()...), Annotations: tool.Write(false), Handler: create,
+		},
+		{
+			Name: "edit_branch_protection", Toolset: toolset,
+			Description: "Edit a branch protection rule; only the given fields change",
+			Params:      append(withName[:3:3], fields()...), Annotations: tool.Write(true), Handler: edit,
+		},
+		{
+			Name: "delete_branch_protection", Toolset: toolset,
+			Description: "Delete a branch protection rule; the branch stays",
+			Params:      withName, Annotations: tool.Destroy(true), Handler: remove,
+		},
+	}
+}
+
+// Rule is the compact shape of a branch protection rule.
+type Rule struct {
+	RuleName                string   `json:"rule_name"`
+	EnablePush              bool     `json:"enable_push"`
+	PushWhitelist           []string `json:"push_whitelist,omitempty"`
+	PushWhitelistTeams      []string `json:"push_whitelist_teams,omitempty"`
+	RequiredApprovals       int64    `json:"required_approvals"`
+	StatusChecks            []string `json:"status_checks,omitempty"`
+	DismissStaleApprovals   bool     `json:"dismiss_stale_approvals,omitempty"`
+	BlockOnRejectedReviews  bool     `json:"block_on_rejected_reviews,omitempty"`
+	BlockOnOutdatedBranch   bool     `json:"block_on_outdated_branch,omitempty"`
+	RequireSignedCommits    bool     `json:"require_signed_commits,omitempty"`
+	MergeWhitelist          []string `json:"merge_whitelist,omitempty"`
+	ProtectedFilePatterns   string   `json:"protected_file_patterns,omitempty"`
+	UnprotectedFilePatterns string   `json:"unprotected_file_patterns,omitempty"`
+}
+
+func compact(b *sdk.BranchProtection) Rule {
+	r := Rule{RuleName: b.RuleName, EnablePush: b.EnablePush, RequiredApprovals: b.RequiredApprovals,
+		DismissStaleApprovals: b.DismissStaleApprovals, BlockOnRejectedReviews: b.BlockOnRejectedReviews,
+		BlockOnOutdatedBranch: b.BlockOnOutdatedBranch, RequireSignedCommits: b.RequireSignedCommits,
+		ProtectedFilePatterns: b.ProtectedFilePatterns, UnprotectedFilePatterns: b.UnprotectedFilePatterns}
+	if r.RuleName == "" {
+		r.RuleName = b.BranchName
+	}
+	if b.EnablePushWhitelist {
+		r.PushWhitelist, r.PushWhitelistTeams = b.PushWhitelistUsernames, b.PushWhitelistTeams
+	}
+	if b.EnableStatusCheck {
+		r.StatusChecks = b.StatusCheckContexts
+	}
+	if b.EnableMergeWhitelist {
+		r.MergeWhitelist = b.MergeWhitelistUsernames
+	}
+	return r
+}
+
+func repoRef(a tool.Args) string {
+	return fmt.Sprintf("repository %s/%s", a.String("owner"), a.String("repo"))
+}
+
+func ruleRef(a tool.Args) string {
+	return fmt.Sprintf("branch protection %s in %s/%s", a.String("rule_name"), a.String("owner"), a.String("repo"))
+}
+
+// checkName refuses a rule name that cannot be one route segment: the SDK
+// escapes it, but "." and ".." survive escaping.
+func checkName(a tool.Args) error {
+	name := a.String("rule_name")
+	if _, err := forgejo.Path(name); err != nil {
+		return fmt.Errorf("rule_name: %w", err)
+	}
+	if strings.TrimSpace(name) != name {
+		return fmt.Errorf("rule_name %q has leading or trailing spaces", name)
+	}
+	return nil
+}
+
+func list(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
+	// The forge ignores paging here and returns every rule.
+	rules, resp, err := c.SDK(ctx).ListBranchProtections(a.String("owner"), a.String("repo"),
+		sdk.ListBranchProtectionsOptions{})
+	if err := forgejo.Fail(resp, err, "list branch protections of", repoRef(a)); err != nil {
+		return nil, err
+	}
+	return tool.JSON(tool.Map(rules, compact))
+}
+
+func get(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
+	if err := checkName(a); err != nil {
+		return nil, err
+	}
+	b, resp, err := c.SDK(ctx).GetBranchProtection(a.String("owner"), a.String("repo"), a.String("rule_name"))
+	if err := forgejo.Fail(resp, err, "get", ruleRef(a)); err != nil {
+		return nil, err
+	}
+	return tool.JSON(compact(b))
+}
+
+func create(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
+	if err := checkName(a); err != nil {
+		return nil, err
+	}
+	opt := sdk.CreateBranchProtectionOption{RuleName: a.String("rule_name"),
+		EnablePush: a.Bool("enable_push"), RequiredApprovals: a.Int("required_approvals"),
+		DismissStaleApprovals: a.Bool("dismiss_stale_approvals"), BlockOnRejectedReviews: a.Bool("block_on_rejected_reviews")}
+	if users := a.Strings("push_whitelist"); len(users) > 0 {
+		opt.EnablePush, opt.EnablePushWhitelist, opt.PushWhitelistUsernames = true, true, users
+	}
+	if checks := a.Strings("status_checks"); len(checks) > 0 {
+		opt.EnableStatusCheck, opt.StatusCheckContexts = true, checks
+	}
+	b, resp, err := c.SDK(ctx).CreateBranchProtection(a.String("owner"), a.String("repo"), opt)
+	if err := forgejo.Fail(resp, err, "create", ruleRef(a)); err != nil {
+		return nil, err
+	}
+	return tool.JSON(compact(b))
+}
+
+func boolPtr(a tool.Args, name string) *bool {
+	if !a.Has(name) {
+		return nil
+	}
+	v := a.Bool(name)
+	return &v
+}
+
+func edit(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
+	if err := checkName(a); err != nil {
+		return nil, err
+	}
+	// Nil pointers and nil lists are left out of the change by the forge.
+	opt := sdk.EditBranchProtectionOption{EnablePush: boolPtr(a, "enable_push"),
+		DismissStaleApprovals:  boolPtr(a, "dismiss_stale_approvals"),
+		BlockOnRejectedReviews: boolPtr(a, "block_on_rejected_reviews")}
+	if a.Has("required_approvals") {
+		v := a.Int("required_approvals")
+		opt.RequiredApprovals = &v
+	}
+	if a.Has("push_whitelist") {
+		users := a.Strings("push_whitelist")
+		on := len(users) > 0
+		opt.EnablePushWhitelist, opt.PushWhitelistUsernames = &on, append([]string{}, users...)
+		if on {
+			opt.EnablePush = &on
+		}
+	}
+	if a.Has("status_checks") {
+		checks := a.Strings("status_checks")
+		on := len(checks) > 0
+		opt.EnableStatusCheck, opt.StatusCheckContexts = &on, append([]string{}, checks...)
+	}
+	b, resp, err := c.SDK(ctx).EditBranchProtection(a.String("owner"), a.String("repo"), a.String("rule_name"), opt)
+	if err := forgejo.Fail(resp, err, "edit", ruleRef(a)); err != nil {
+		return nil, err
+	}
+	return tool.JSON(compact(b))
+}
+
+type deleted struct {
+	Deleted  bool   `json:"deleted"`
+	RuleName string `json:"rule_name"`
+}
+
+func remove(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
+	if err := checkName(a); err != nil {
+		return nil, err
+	}
+	resp, err := c.SDK(ctx).DeleteBranchProtection(a.String("owner"), a.String("repo"), a.String("rule_name"))
+	if err := forgejo.Fail(resp, err, "delete", ruleRef(a)); err != nil {
+		return nil, err
+	}
+	return tool.JSON(deleted{Deleted: true, RuleName: a.String("rule_name")})
+}

@@ -1,0 +1,105 @@
+package branchprotection_test
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/branchprotection"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/fakeforge"
+)
+
+var rawRule = map[string]any{
+	"branch_name": "", "rule_name": "main", "enable_push": true, "enable_push_whitelist": true,
+	"push_whitelist_usernames": []string{"alice"}, "push_whitelist_teams": []string{},
+	"push_whitelist_deploy_keys": false, "enable_merge_whitelist": false, "merge_whitelist_usernames": []string{"bob"},
+	"enable_status_check": true, "status_check_contexts": []string{"ci/build"}, "required_approvals": 2,
+	"enable_approvals_whitelist": false, "block_on_rejected_reviews": true, "dismiss_stale_approvals": false,
+	"require_signed_commits": false, "protected_file_patterns": "", "unprotected_file_patterns": "",
+	"created_at": "2026-01-02T03:04:05Z", "updated_at": "2026-01-02T03:04:05Z",
+}
+
+const compactRule = `{"rule_name":"main","enable_push":true,"push_whitelist":["alice"],"required_approvals":2,
+	"status_checks":["ci/build"],"block_on_rejected_reviews":true}`
+
+func call(t *testing.T, f *fakeforge.Server, name string, args map[string]any) (bool, string) {
+	t.Helper()
+	args["owner"], args["repo"] = "o", "r"
+	res := f.Call(t, branchprotection.Tools(), name, args)
+	return res.IsError, fakeforge.Text(t, res)
+}
+
+func lastBody(t *testing.T, f *fakeforge.Server) map[string]any {
+	t.Helper()
+	reqs := f.Requests()
+	var m map[string]any
+	require.NoError(t, json.Unmarshal(reqs[len(reqs)-1].Body, &m))
+	return m
+}
+
+func TestListAndGet(t *testing.T) {
+	f := fakeforge.New(t)
+	f.JSON("GET /api/v1/repos/o/r/branch_protections", 200, []any{rawRule})
+	f.JSON("GET /api/v1/repos/o/r/branch_protections/{name}", 200, rawRule)
+	isErr, text := call(t, f, "list_branch_protections", map[string]any{})
+	require.False(t, isErr, text)
+	assert.JSONEq(t, "["+compactRule+"]", text)
+
+	isErr, text = call(t, f, "get_branch_protection", map[string]any{"rule_name": "release/*"})
+	require.False(t, isErr, text)
+	assert.JSONEq(t, compactRule, text)
+	reqs := f.Requests()
+	assert.Equal(t, "/api/v1/repos/o/r/branch_protections/release%2F%2A", reqs[len(reqs)-1].Path)
+}
+
+func TestCreateSendsWhitelistAndChecks(t *testing.T) {
+	f := fakeforge.New(t)
+	f.JSON("POST /api/v1/repos/o/r/branch_protections", 201, rawRule)
+	isErr, text := call(t, f, "create_branch_protection", map[string]any{"rule_name": "main",
+		"push_whitelist": []any{"alice"}, "status_checks": []any{"ci/build"}, "required_approvals": 2.0})
+	require.False(t, isErr, text)
+	body := lastBody(t, f)
+	assert.Equal(t, "main", body["rule_name"])
+	assert.Equal(t, true, body["enable_push"])
+	assert.Equal(t, true, body["enable_push_whitelist"])
+	assert.Equal(t, []any{"alice"}, body["push_whitelist_usernames"])
+	assert.Equal(t, true, body["enable_status_check"])
+	assert.Equal(t, 2.0, body["required_approvals"])
+}
+
+func TestEditSendsOnlyGivenFields(t *testing.T) {
+	f := fakeforge.New(t)
+	f.JSON("PATCH /api/v1/repos/o/r/branch_protections/main", 200, rawRule)
+	isErr, text := call(t, f, "edit_branch_protection", map[string]any{"rule_name": "main", "required_approvals": 1.0})
+	require.False(t, isErr, text)
+	body := lastBody(t, f)
+	assert.Equal(t, 1.0, body["required_approvals"])
+	for _, k := range []string{"enable_push", "enable_push_whitelist", "push_whitelist_usernames", "enable_status_check",
+		"status_check_contexts", "dismiss_stale_approvals"} {
+		assert.Nil(t, body[k], k)
+	}
+
+	isErr, text = call(t, f, "edit_branch_protection", map[string]any{"rule_name": "main", "status_checks": []any{}})
+	require.False(t, isErr, text)
+	body = lastBody(t, f)
+	assert.Equal(t, false, body["enable_status_check"])
+	assert.Equal(t, []any{}, body["status_check_contexts"])
+}
+
+func TestDeleteAndErrors(t *testing.T) {
+	f := fakeforge.New(t)
+	f.JSON("DELETE /api/v1/repos/o/r/branch_protections/main", 204, nil)
+	isErr, text := call(t, f, "delete_branch_protection", map[string]any{"rule_name": "main"})
+	require.False(t, isErr, text)
+	assert.JSONEq(t, `{"deleted":true,"rule_name":"main"}`, text)
+
+	isErr, text = call(t, f, "get_branch_protection", map[string]any{"rule_name": "dev"})
+	assert.True(t, isErr)
+	assert.Equal(t, "branch protection dev in o/r not found (404): it does not exist or this token cannot see it", text)
+
+	isErr, text = call(t, f, "delete_branch_protection", map[string]any{"rule_name": ".."})
+	assert.True(t, isErr)
+	assert.Contains(t, text, "rule_name")
+}
