@@ -11,6 +11,7 @@ import (
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/release"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/repo"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/search"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/tracking"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/user"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/version"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/wiki"
@@ -31,6 +32,7 @@ func All() []tool.Def {
 		wiki.Tools(),
 		org.Tools(),
 		search.Tools(),
+		tracking.Tools(),
 		branchprotection.Tools(),
 	} {
 		all = append(all, tools...)

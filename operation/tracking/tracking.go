@@ -1,0 +1,233 @@
+// Package tracking has the time-tracking and stopwatch tools. The forge
+// only accepts them on repositories whose issue tracker has time tracking
+// enabled.
+package tracking
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"strconv"
+	"time"
+
+	sdk "codeberg.org/mvdkleijn/forgejo-sdk/forgejo/v3"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
+)
+
+const toolset = "tracking"
+
+// Tools returns the tracking toolset.
+func Tools() []tool.Def {
+	issueParams := func(extra ...tool.Param) []tool.Param {
+		return append([]tool.Param{tool.Owner(), tool.Repo(), tool.Index()}, extra...)
+	}
+	return []tool.Def{
+		{
+			Name:        "add_issue_time",
+			Toolset:     toolset,
+			Description: "Record time spent on an issue, in seconds",
+			Params:      issueParams(tool.Int("seconds", "Time spent, in seconds", tool.Required(), tool.Range(1, 10*365*24*3600))),
+			Annotations: tool.Write(false),
+			Handler:     addTime,
+		},
+		{
+			Name:        "list_issue_tracked_times",
+			Toolset:     toolset,
+			Description: "List the time entries recorded on an issue",
+			Params:      issueParams(tool.Page(), tool.Limit()),
+			Annotations: tool.Read(),
+			Handler:     listIssueTimes,
+		},
+		{
+			Name:        "delete_issue_time_entry",
+			Toolset:     toolset,
+			Description: "Delete one time entry from an issue",
+			Params:      issueParams(tool.Int("entry_id", "ID of the time entry", tool.Required(), tool.AtLeast(1))),
+			Annotations: tool.Destroy(true),
+			Handler:     deleteTime,
+		},
+		{
+			Name:        "reset_issue_time",
+			Toolset:     toolset,
+			Description: "Delete all of your time entries on an issue",
+			Params:      issueParams(),
+			Annotations: tool.Destroy(true),
+			Handler:     resetTime,
+		},
+		{
+			Name:        "list_repo_tracked_times",
+			Toolset:     toolset,
+			Description: "List the time entries recorded in a repository, optionally of one user",
+			Params: []tool.Param{tool.Owner(), tool.Repo(),
+				tool.Str("user", "Only entries of this login", tool.MaxLen(100)), tool.Page(), tool.Limit()},
+			Annotations: tool.Read(),
+			Handler:     listRepoTimes,
+		},
+		{
+			Name:        "list_my_tracked_times",
+			Toolset:     toolset,
+			Description: "List your own time entries across repositories",
+			Params:      []tool.Param{tool.Page(), tool.Limit()},
+			Annotations: tool.Read(),
+			Handler:     listMyTimes,
+		},
+		{
+			Name:        "start_issue_stopwatch",
+			Toolset:     toolset,
+			Description: "Start your stopwatch on an issue",
+			Params:      issueParams(),
+			Annotations: tool.Write(false),
+			Handler:     stopwatch("start", "start the stopwatch on"),
+		},
+		{
+			Name:        "stop_issue_stopwatch",
+			Toolset:     toolset,
+			Description: "Stop your stopwatch on an issue and record the elapsed time",
+			Params:      issueParams(),
+			Annotations: tool.Write(false),
+			Handler:     stopwatch("stop", "stop the stopwatch on"),
+		},
+		{
+			Name:        "cancel_issue_stopwatch",
+			Toolset:     toolset,
+			Description: "Discard your running stopwatch on an issue without recording time",
+			Params:      issueParams(),
+			Annotations: tool.Destroy(false),
+			Handler:     stopwatch("cancel", "cancel the stopwatch on"),
+		},
+		{
+			Name:        "list_my_stopwatches",
+			Toolset:     toolset,
+			Description: "List your running stopwatches",
+			Annotations: tool.Read(),
+			Handler:     listStopwatches,
+		},
+	}
+}
+
+// Entry is the compact shape of a tracked time entry.
+type Entry struct {
+	ID      int64     `json:"id"`
+	Seconds int64     `json:"seconds"`
+	User    string    `json:"user"`
+	Repo    string    `json:"repo,omitempty"`
+	Issue   int64     `json:"issue,omitempty"`
+	Created time.Time `json:"created_at"`
+}
+
+func compact(t *sdk.TrackedTime) Entry {
+	e := Entry{ID: t.ID, Seconds: t.Time, User: t.UserName, Created: t.Created}
+	if t.Issue != nil {
+		e.Issue = t.Issue.Index
+		if t.Issue.Repository != nil {
+			e.Repo = t.Issue.Repository.FullName
+		}
+	}
+	return e
+}
+
+// Stopwatch is the compact shape of a running stopwatch.
+type Stopwatch struct {
+	Repo    string    `json:"repo"`
+	Issue   int64     `json:"issue"`
+	Title   string    `json:"issue_title"`
+	Seconds int64     `json:"seconds"`
+	Started time.Time `json:"started_at"`
+}
+
+func ref(a tool.Args) string {
+	return fmt.Sprintf("issue %s/%s#%d", a.String("owner"), a.String("repo"), a.Int("index"))
+}
+
+func listOpts(a tool.Args) sdk.ListOptions {
+	return sdk.ListOptions{Page: int(a.Int("page")), PageSize: int(a.Int("limit"))}
+}
+
+func addTime(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
+	t, resp, err := c.SDK(ctx).AddTime(a.String("owner"), a.String("repo"), a.Int("index"), sdk.AddTimeOption{Time: a.Int("seconds")})
+	if err := forgejo.Fail(resp, err, "add time to", ref(a)); err != nil {
+		return nil, err
+	}
+	return tool.JSON(compact(t))
+}
+
+func listIssueTimes(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
+	page, limit := a.Int("page"), a.Int("limit")
+	list, resp, err := c.SDK(ctx).ListIssueTrackedTimes(a.String("owner"), a.String("repo"), a.Int("index"),
+		sdk.ListTrackedTimesOptions{ListOptions: listOpts(a)})
+	if err := forgejo.Fail(resp, err, "list tracked times of", ref(a)); err != nil {
+		return nil, err
+	}
+	return tool.Items(tool.Map(list, compact), page, forgejo.HasMore(resp, int(page), len(list), int(limit)))
+}
+
+func deleteTime(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
+	resp, err := c.SDK(ctx).DeleteTime(a.String("owner"), a.String("repo"), a.Int("index"), a.Int("entry_id"))
+	if err := forgejo.Fail(resp, err, "delete", fmt.Sprintf("time entry %d of %s", a.Int("entry_id"), ref(a))); err != nil {
+		return nil, err
+	}
+	return tool.JSON(map[string]any{"deleted": true, "entry_id": a.Int("entry_id")})
+}
+
+func resetTime(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
+	resp, err := c.SDK(ctx).ResetIssueTime(a.String("owner"), a.String("repo"), a.Int("index"))
+	if err := forgejo.Fail(resp, err, "reset the tracked time of", ref(a)); err != nil {
+		return nil, err
+	}
+	return tool.JSON(map[string]any{"reset": true, "issue": a.Int("index")})
+}
+
+func listRepoTimes(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
+	page, limit := a.Int("page"), a.Int("limit")
+	list, resp, err := c.SDK(ctx).ListRepoTrackedTimes(a.String("owner"), a.String("repo"),
+		sdk.ListTrackedTimesOptions{ListOptions: listOpts(a), User: a.String("user")})
+	if err := forgejo.Fail(resp, err, "list tracked times of", fmt.Sprintf("repository %s/%s", a.String("owner"), a.String("repo"))); err != nil {
+		return nil, err
+	}
+	return tool.Items(tool.Map(list, compact), page, forgejo.HasMore(resp, int(page), len(list), int(limit)))
+}
+
+// listMyTimes goes raw: the SDK's GetMyTrackedTimes takes no page.
+func listMyTimes(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
+	page, limit := a.Int("page"), a.Int("limit")
+	var list []*sdk.TrackedTime
+	q := url.Values{"page": {strconv.FormatInt(page, 10)}, "limit": {strconv.FormatInt(limit, 10)}}
+	if err := c.DoJSON(ctx, "GET", "/user/times", q, nil, &list); err != nil {
+		return nil, forgejo.Relabel(err, "list", "your tracked times")
+	}
+	return tool.Items(tool.Map(list, compact), page, len(list) >= int(limit))
+}
+
+func stopwatch(action, verb string) tool.Handler {
+	return func(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
+		o, r, i := a.String("owner"), a.String("repo"), a.Int("index")
+		var resp *sdk.Response
+		var err error
+		switch action {
+		case "start":
+			resp, err = c.SDK(ctx).StartIssueStopWatch(o, r, i)
+		case "stop":
+			resp, err = c.SDK(ctx).StopIssueStopWatch(o, r, i)
+		default:
+			resp, err = c.SDK(ctx).DeleteIssueStopwatch(o, r, i)
+		}
+		if err := forgejo.Fail(resp, err, verb, ref(a)); err != nil {
+			return nil, err
+		}
+		return tool.JSON(map[string]any{"stopwatch": map[string]string{"start": "started", "stop": "stopped", "cancel": "cancelled"}[action], "issue": i})
+	}
+}
+
+func listStopwatches(ctx context.Context, c *forgejo.Client, _ tool.Args) (*mcp.CallToolResult, error) {
+	list, resp, err := c.SDK(ctx).GetMyStopwatches()
+	if err := forgejo.Fail(resp, err, "list", "your stopwatches"); err != nil {
+		return nil, err
+	}
+	return tool.JSON(map[string]any{"items": tool.Map(list, func(s *sdk.StopWatch) Stopwatch {
+		return Stopwatch{Repo: s.RepoOwnerName + "/" + s.RepoName, Issue: s.IssueIndex, Title: s.IssueTitle,
+			Seconds: s.Seconds, Started: s.Created}
+	})})
+}

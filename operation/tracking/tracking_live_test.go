@@ -1,0 +1,87 @@
+package tracking_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/tracking"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/fakeforge"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/testforge"
+)
+
+func TestLiveTrackedTimes(t *testing.T) {
+	f := testforge.Get(t)
+	owner, repo := f.NewRepo(t)
+	n := f.NewIssue(t, owner, repo, "Timed", "")
+	defs := tracking.Tools()
+	call := func(name string, args map[string]any) string {
+		t.Helper()
+		full := map[string]any{"owner": owner, "repo": repo, "index": n}
+		for k, v := range args {
+			full[k] = v
+		}
+		res := f.Call(t, defs, name, full)
+		require.False(t, res.IsError, "%s: %s", name, fakeforge.Text(t, res))
+		return fakeforge.Text(t, res)
+	}
+
+	var added struct{ ID int64 }
+	out := call("add_issue_time", map[string]any{"seconds": 5400})
+	assert.Contains(t, out, `"seconds":5400`)
+	call("add_issue_time", map[string]any{"seconds": 60})
+	require.NoError(t, jsonUnmarshal(out, &added))
+
+	out = call("list_issue_tracked_times", nil)
+	assert.Contains(t, out, fmt.Sprintf(`{"id":%d,"seconds":5400,"user":"%s"`, added.ID, f.User))
+	assert.Contains(t, out, `"seconds":60`)
+	res := f.Call(t, defs, "list_repo_tracked_times", map[string]any{"owner": owner, "repo": repo, "user": f.User})
+	require.False(t, res.IsError, fakeforge.Text(t, res))
+	assert.Contains(t, fakeforge.Text(t, res), fmt.Sprintf(`"seconds":5400,"user":"%s","repo":"%s/%s","issue":%d`, f.User, owner, repo, n))
+	res = f.Call(t, defs, "list_my_tracked_times", map[string]any{"limit": 50})
+	require.False(t, res.IsError, fakeforge.Text(t, res))
+	assert.Contains(t, fakeforge.Text(t, res), fmt.Sprintf(`{"id":%d,"seconds":5400`, added.ID))
+
+	call("delete_issue_time_entry", map[string]any{"entry_id": added.ID})
+	out = call("list_issue_tracked_times", nil)
+	assert.NotContains(t, out, `"seconds":5400`)
+	assert.Contains(t, out, `"seconds":60`)
+	call("reset_issue_time", nil)
+	assert.Contains(t, call("list_issue_tracked_times", nil), `"items":[]`)
+
+	res = f.WithToken(f.Token2).Call(t, defs, "add_issue_time", map[string]any{"owner": owner, "repo": repo, "index": n, "seconds": 60})
+	assert.True(t, res.IsError)
+	assert.Contains(t, fakeforge.Text(t, res), fmt.Sprintf("issue %s/%s#%d", owner, repo, n))
+}
+
+func TestLiveStopwatch(t *testing.T) {
+	f := testforge.Get(t)
+	owner, repo := f.NewRepo(t)
+	n := f.NewIssue(t, owner, repo, "Watched", "")
+	defs := tracking.Tools()
+	args := map[string]any{"owner": owner, "repo": repo, "index": n}
+	call := func(name string, args map[string]any) string {
+		t.Helper()
+		res := f.Call(t, defs, name, args)
+		require.False(t, res.IsError, "%s: %s", name, fakeforge.Text(t, res))
+		return fakeforge.Text(t, res)
+	}
+
+	call("start_issue_stopwatch", args)
+	assert.Contains(t, call("list_my_stopwatches", map[string]any{}), fmt.Sprintf(`{"repo":"%s/%s","issue":%d,"issue_title":"Watched"`, owner, repo, n))
+	call("cancel_issue_stopwatch", args)
+	assert.NotContains(t, call("list_my_stopwatches", map[string]any{}), fmt.Sprintf(`"%s/%s"`, owner, repo))
+
+	call("start_issue_stopwatch", args)
+	assert.JSONEq(t, fmt.Sprintf(`{"stopwatch":"stopped","issue":%d}`, n), call("stop_issue_stopwatch", args))
+	assert.Contains(t, call("list_issue_tracked_times", args), `"seconds":`, "stopping records an entry")
+
+	res := f.Call(t, defs, "stop_issue_stopwatch", args)
+	assert.True(t, res.IsError, "no stopwatch is running")
+	assert.Contains(t, fakeforge.Text(t, res), fmt.Sprintf("stop the stopwatch on issue %s/%s#%d", owner, repo, n))
+}
+
+func jsonUnmarshal(s string, v any) error { return json.Unmarshal([]byte(s), v) }
