@@ -3,6 +3,7 @@
 package operation
 
 import (
+	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/actions"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/attachment"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/branchprotection"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/issue"
@@ -34,6 +35,7 @@ func All() []tool.Def {
 		search.Tools(),
 		tracking.Tools(),
 		branchprotection.Tools(),
+		actions.Tools(),
 	} {
 		all = append(all, tools...)
 	}

@@ -1,0 +1,122 @@
+package actions_test
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/actions"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/fakeforge"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/testforge"
+)
+
+const workflow = `name: Demo
+on:
+  workflow_dispatch:
+    inputs:
+      greeting:
+        type: string
+        default: hi
+jobs:
+  hello:
+    runs-on: ubuntu-latest
+    steps:
+      - run: echo ${{ inputs.greeting }}
+`
+
+// The test forge has Actions enabled (Gitea's default) and no runner: a
+// dispatch makes a queued run whose job never starts, so it has no log.
+func TestLiveActionsLifecycle(t *testing.T) {
+	f := testforge.Get(t)
+	owner, repo := f.NewRepo(t)
+	var raw []byte
+	status := f.Do(t, http.MethodPost, "/repos/"+owner+"/"+repo+"/contents/.gitea/workflows/demo.yml",
+		map[string]any{"content": base64.StdEncoding.EncodeToString([]byte(workflow)), "message": "add demo workflow"}, &raw)
+	require.Equal(t, http.StatusCreated, status, string(raw))
+	defs := actions.Tools()
+	call := f.RepoCaller(t, defs, owner, repo)
+
+	text := call("dispatch_workflow", map[string]any{"workflow": "demo.yml", "ref": "main", "inputs": []any{"greeting=yo"}})
+	assert.Contains(t, text, "workflow demo.yml on main")
+
+	var runs struct {
+		Items []struct {
+			ID       int64  `json:"id"`
+			Workflow string `json:"workflow"`
+			Title    string `json:"title"`
+			Status   string `json:"status"`
+			Branch   string `json:"branch"`
+			Event    string `json:"event"`
+			SHA      string `json:"sha"`
+		} `json:"items"`
+	}
+	for i := 0; i < 50 && len(runs.Items) == 0; i++ {
+		text = call("list_workflow_runs", map[string]any{"event": "workflow_dispatch", "branch": "main"})
+		require.NoError(t, json.Unmarshal([]byte(text), &runs))
+		if len(runs.Items) == 0 {
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+	require.Len(t, runs.Items, 1, text)
+	run := runs.Items[0]
+	assert.Equal(t, "demo.yml", run.Workflow)
+	assert.Equal(t, "add demo workflow", run.Title)
+	assert.Equal(t, "main", run.Branch)
+	assert.Equal(t, "workflow_dispatch", run.Event)
+	assert.NotEmpty(t, run.SHA)
+	assert.Contains(t, []string{"queued", "waiting"}, run.Status)
+
+	text = call("list_workflow_runs", map[string]any{"event": "push", "status": "success"})
+	assert.Contains(t, text, `"items":[]`)
+
+	text = call("get_workflow_run", map[string]any{"run_id": run.ID})
+	assert.Contains(t, text, `"workflow":"demo.yml"`)
+
+	text = call("list_action_run_jobs", map[string]any{"run_id": run.ID})
+	var jobs struct {
+		Items []struct {
+			ID     int64    `json:"id"`
+			Name   string   `json:"name"`
+			Status string   `json:"status"`
+			Labels []string `json:"labels"`
+		} `json:"items"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(text), &jobs))
+	require.Len(t, jobs.Items, 1, text)
+	assert.Equal(t, "hello", jobs.Items[0].Name)
+	assert.Equal(t, []string{"ubuntu-latest"}, jobs.Items[0].Labels)
+
+	res := f.Call(t, defs, "get_action_job_logs", map[string]any{"owner": owner, "repo": repo, "job_id": jobs.Items[0].ID})
+	assert.True(t, res.IsError)
+	assert.Contains(t, fakeforge.Text(t, res), "has no log yet")
+	assert.Contains(t, fakeforge.Text(t, res), "no runner has started it")
+}
+
+func TestLiveActionsErrors(t *testing.T) {
+	f := testforge.Get(t)
+	owner, repo := f.NewRepo(t)
+	defs := actions.Tools()
+	args := func(m map[string]any) map[string]any { m["owner"], m["repo"] = owner, repo; return m }
+
+	res := f.Call(t, defs, "dispatch_workflow", args(map[string]any{"workflow": "nope.yml", "ref": "main"}))
+	assert.True(t, res.IsError)
+	assert.Contains(t, fakeforge.Text(t, res), "workflow nope.yml on main in "+owner+"/"+repo+" not found (404)")
+
+	res = f.Call(t, defs, "get_workflow_run", args(map[string]any{"run_id": 999999}))
+	assert.True(t, res.IsError)
+	assert.Contains(t, fakeforge.Text(t, res), "workflow run 999999 in "+owner+"/"+repo+" not found (404)")
+
+	res = f.Call(t, defs, "get_action_job_logs", args(map[string]any{"job_id": 999999}))
+	assert.True(t, res.IsError)
+	assert.Contains(t, fakeforge.Text(t, res), "Actions job 999999 in "+owner+"/"+repo+" not found (404)")
+
+	// A user who cannot see the private repository gets the 404 explained.
+	res = f.WithToken(f.Token2).Call(t, defs, "list_workflow_runs", args(map[string]any{}))
+	assert.True(t, res.IsError)
+	assert.Contains(t, fakeforge.Text(t, res), "or Actions are disabled for it or on the forge")
+}
