@@ -69,7 +69,7 @@ func Tools() []tool.Def {
 			Annotations: tool.Write(false),
 			Handler:     createComment,
 		},
-	}, append(append(append(editTools(), labelTools()...), milestoneTools()...), searchTools()...)...)
+	}, append(append(append(append(editTools(), labelTools()...), milestoneTools()...), searchTools()...), dependencyTools()...)...)
 }
 
 // Issue is the compact shape of an issue; Body is left out of lists.

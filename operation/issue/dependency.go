@@ -1,0 +1,107 @@
+package issue
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"strconv"
+
+	sdk "codeberg.org/mvdkleijn/forgejo-sdk/forgejo/v3"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
+)
+
+// dependencyTools returns the issue dependency tools; Tools includes them.
+// forgejo-sdk has no dependency calls, so they go through DoJSON.
+func dependencyTools() []tool.Def {
+	dep := tool.Int("dependency", "Number of the blocking issue in the same repository", tool.Required(), tool.AtLeast(1))
+	return []tool.Def{
+		{
+			Name:        "list_issue_dependencies",
+			Toolset:     toolset,
+			Description: "List the issues that block an issue (its dependencies)",
+			Params:      []tool.Param{tool.Owner(), tool.Repo(), tool.Index(), tool.Page(), tool.Limit()},
+			Annotations: tool.Read(),
+			Handler:     listDeps("dependencies"),
+		},
+		{
+			Name:        "list_issue_dependents",
+			Toolset:     toolset,
+			Description: "List the issues an issue blocks",
+			Params:      []tool.Param{tool.Owner(), tool.Repo(), tool.Index(), tool.Page(), tool.Limit()},
+			Annotations: tool.Read(),
+			Handler:     listDeps("blocks"),
+		},
+		{
+			Name:        "add_issue_dependency",
+			Toolset:     toolset,
+			Description: "Mark an issue as blocked by another issue of the same repository",
+			Params:      []tool.Param{tool.Owner(), tool.Repo(), tool.Index(), dep},
+			Annotations: tool.Write(false),
+			Handler:     changeDep("POST", "add a dependency to"),
+		},
+		{
+			Name:        "remove_issue_dependency",
+			Toolset:     toolset,
+			Description: "Remove a blocking issue from an issue's dependencies",
+			Params:      []tool.Param{tool.Owner(), tool.Repo(), tool.Index(), dep},
+			Annotations: tool.Destroy(true),
+			Handler:     changeDep("DELETE", "remove a dependency from"),
+		},
+	}
+}
+
+// Dependency is the compact shape of a blocking or blocked issue, which
+// may live in another repository.
+type Dependency struct {
+	Repo   string `json:"repo,omitempty"`
+	Number int64  `json:"number"`
+	Title  string `json:"title"`
+	State  string `json:"state"`
+}
+
+func compactDep(i *sdk.Issue) Dependency {
+	d := Dependency{Number: i.Index, Title: i.Title, State: string(i.State)}
+	if i.Repository != nil {
+		d.Repo = i.Repository.FullName
+	}
+	return d
+}
+
+func depPath(a tool.Args, last string) (string, error) {
+	return forgejo.Path("repos", a.String("owner"), a.String("repo"), "issues", strconv.FormatInt(a.Int("index"), 10), last)
+}
+
+func listDeps(route string) tool.Handler {
+	verb := map[string]string{"dependencies": "list the dependencies of", "blocks": "list the issues blocked by"}[route]
+	return func(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
+		p, err := depPath(a, route)
+		if err != nil {
+			return nil, err
+		}
+		page, limit := a.Int("page"), a.Int("limit")
+		q := url.Values{"page": {strconv.FormatInt(page, 10)}, "limit": {strconv.FormatInt(limit, 10)}}
+		var list []*sdk.Issue
+		if err := c.DoJSON(ctx, "GET", p, q, nil, &list); err != nil {
+			return nil, forgejo.Relabel(err, verb, ref(a))
+		}
+		return tool.Items(tool.Map(list, compactDep), page, len(list) >= int(limit))
+	}
+}
+
+func changeDep(method, verb string) tool.Handler {
+	return func(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
+		p, err := depPath(a, "dependencies")
+		if err != nil {
+			return nil, err
+		}
+		body := map[string]any{"owner": a.String("owner"), "repo": a.String("repo"), "index": a.Int("dependency")}
+		if err := c.DoJSON(ctx, method, p, nil, body, nil); err != nil {
+			return nil, forgejo.Relabel(err, verb, fmt.Sprintf("%s (dependency #%d)", ref(a), a.Int("dependency")))
+		}
+		key := map[string]string{"POST": "added", "DELETE": "removed"}[method]
+		return tool.JSON(map[string]any{key: true, "issue": a.Int("index"), "blocked_by": fmt.Sprintf("%s/%s#%d", a.String("owner"), a.String("repo"), a.Int("dependency"))})
+	}
+}
