@@ -55,7 +55,7 @@ func TestLiveActionsLifecycle(t *testing.T) {
 			SHA      string `json:"sha"`
 		} `json:"items"`
 	}
-	for i := 0; i < 50 && len(runs.Items) == 0; i++ {
+	for i := 0; i < 300 && len(runs.Items) == 0; i++ { // the forge creates the run ~2 s after the dispatch
 		text = call("list_workflow_runs", map[string]any{"event": "workflow_dispatch", "branch": "main"})
 		require.NoError(t, json.Unmarshal([]byte(text), &runs))
 		if len(runs.Items) == 0 {
