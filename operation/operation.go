@@ -15,6 +15,7 @@ import (
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/tracking"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/user"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/version"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/webhook"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/wiki"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
 )
@@ -36,6 +37,7 @@ func All() []tool.Def {
 		tracking.Tools(),
 		branchprotection.Tools(),
 		actions.Tools(),
+		webhook.Tools(),
 	} {
 		all = append(all, tools...)
 	}

@@ -1,0 +1,265 @@
+// Package webhook has the webhook tools: list, read, create, edit, delete
+// and test a repository's webhooks. No result ever carries a hook's secret
+// or authorization header.
+package webhook
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strconv"
+	"time"
+
+	sdk "codeberg.org/mvdkleijn/forgejo-sdk/forgejo/v3"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
+)
+
+const toolset = "webhook"
+
+func hookID() tool.Param {
+	return tool.Int("hook_id", "Webhook ID", tool.Required(), tool.AtLeast(1))
+}
+
+// hookTypes are the types Forgejo and Gitea know; "forgejo" is Forgejo only.
+var hookTypes = []string{"gitea", "forgejo", "gogs", "slack", "discord", "dingtalk", "telegram",
+	"msteams", "feishu", "matrix", "wechatwork", "packagist"}
+
+// fields are the settable options shared by create and edit.
+func fields() []tool.Param {
+	return []tool.Param{
+		tool.Str("content_type", "Payload encoding", tool.OneOf("json", "form")),
+		tool.Strs("events", "Events that trigger it, e.g. push, issues, pull_request, release; default push"),
+		tool.Str("branch_filter", "Glob of branches whose pushes trigger it", tool.MaxLen(255)),
+		tool.Bool("active", "Deliver events (default true on create)"),
+	}
+}
+
+// Tools returns the webhook toolset.
+func Tools() []tool.Def {
+	base := []tool.Param{tool.Owner(), tool.Repo()}
+	withID := append(base[:2:2], hookID())
+	target := tool.Str("target_url", "URL the forge posts events to", tool.MaxLen(2048))
+	return []tool.Def{
+		{
+			Name: "list_repo_hooks", Toolset: toolset,
+			Description: "List a repository's webhooks",
+			Params:      append(base[:2:2], tool.Page(), tool.Limit()), Annotations: tool.Read(), Handler: list,
+		},
+		{
+			Name: "get_repo_hook", Toolset: toolset,
+			Description: "Get a repository webhook by ID",
+			Params:      withID, Annotations: tool.Read(), Handler: get,
+		},
+		{
+			Name: "create_repo_hook", Toolset: toolset,
+			Description: "Create a repository webhook",
+			Params: append([]tool.Param{tool.Owner(), tool.Repo(),
+				tool.Str("type", "Webhook type", tool.Default("gitea"), tool.OneOf(hookTypes...)),
+				target.With(tool.Required()),
+				tool.Str("secret", "Secret used to sign payloads", tool.Secret(), tool.MaxLen(1024)),
+				tool.Str("channel", "Channel, for slack", tool.MaxLen(255)),
+			}, fields()...),
+			Annotations: tool.Write(false), Handler: create,
+		},
+		{
+			Name: "edit_repo_hook", Toolset: toolset,
+			Description: "Edit a repository webhook; only the given fields change",
+			Params:      append(append(withID[:3:3], target), fields()...),
+			Annotations: tool.Write(true), Handler: edit,
+		},
+		{
+			Name: "delete_repo_hook", Toolset: toolset,
+			Description: "Delete a repository webhook",
+			Params:      withID, Annotations: tool.Destroy(true), Handler: remove,
+		},
+		{
+			Name: "test_repo_hook", Toolset: toolset,
+			Description: "Queue a test push delivery of a repository webhook",
+			Params:      withID, Annotations: tool.Write(false), Handler: test,
+		},
+	}
+}
+
+// Hook is the compact shape of a webhook: never its secret or
+// authorization header.
+type Hook struct {
+	ID           int64      `json:"id"`
+	Type         string     `json:"type"`
+	URL          string     `json:"url"`
+	ContentType  string     `json:"content_type,omitempty"`
+	Events       []string   `json:"events"`
+	BranchFilter string     `json:"branch_filter,omitempty"`
+	Active       bool       `json:"active"`
+	Updated      *time.Time `json:"updated_at,omitempty"`
+}
+
+// rawHook is the forge's hook as read by raw calls, which (unlike the SDK)
+// keep branch_filter.
+type rawHook struct {
+	ID           int64             `json:"id"`
+	Type         string            `json:"type"`
+	Config       map[string]string `json:"config"`
+	Events       []string          `json:"events"`
+	Active       bool              `json:"active"`
+	BranchFilter string            `json:"branch_filter"`
+	AuthHeader   string            `json:"authorization_header"`
+	Updated      time.Time         `json:"updated_at"`
+}
+
+func compactRaw(h *rawHook) Hook {
+	return Hook{ID: h.ID, Type: h.Type, URL: h.Config["url"], ContentType: h.Config["content_type"],
+		Events: h.Events, BranchFilter: h.BranchFilter, Active: h.Active, Updated: forgejo.TimePtr(&h.Updated)}
+}
+
+func compact(h *sdk.Hook) Hook {
+	return Hook{ID: h.ID, Type: h.Type, URL: h.Config["url"], ContentType: h.Config["content_type"],
+		Events: h.Events, Active: h.Active, Updated: forgejo.TimePtr(&h.Updated)}
+}
+
+func repoRef(a tool.Args) string {
+	return fmt.Sprintf("repository %s/%s", a.String("owner"), a.String("repo"))
+}
+
+func hookRef(a tool.Args) string {
+	return fmt.Sprintf("webhook %d in %s/%s", a.Int("hook_id"), a.String("owner"), a.String("repo"))
+}
+
+func hookPath(a tool.Args, tail ...string) (string, error) {
+	return forgejo.Path(append([]string{"repos", a.String("owner"), a.String("repo"), "hooks",
+		strconv.FormatInt(a.Int("hook_id"), 10)}, tail...)...)
+}
+
+func list(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
+	page, limit := a.Int("page"), a.Int("limit")
+	hooks, resp, err := c.SDK(ctx).ListRepoHooks(a.String("owner"), a.String("repo"), sdk.ListHooksOptions{
+		ListOptions: sdk.ListOptions{Page: int(page), PageSize: int(limit)}})
+	if err := forgejo.Fail(resp, err, "list webhooks of", repoRef(a)); err != nil {
+		return nil, err
+	}
+	return tool.Items(tool.Map(hooks, compact), page, forgejo.HasMore(resp, int(page), len(hooks), int(limit)))
+}
+
+func fetch(ctx context.Context, c *forgejo.Client, a tool.Args) (*rawHook, error) {
+	p, err := hookPath(a)
+	if err != nil {
+		return nil, err
+	}
+	var h rawHook
+	if err := c.DoJSON(ctx, http.MethodGet, p, nil, nil, &h); err != nil {
+		return nil, forgejo.Relabel(err, "get", hookRef(a))
+	}
+	return &h, nil
+}
+
+func get(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
+	h, err := fetch(ctx, c, a)
+	if err != nil {
+		return nil, err
+	}
+	return tool.JSON(compactRaw(h))
+}
+
+func create(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
+	ct := a.String("content_type")
+	if ct == "" {
+		ct = "json"
+	}
+	cfg := map[string]string{"url": a.String("target_url"), "content_type": ct}
+	if a.Has("secret") {
+		cfg["secret"] = a.String("secret")
+	}
+	if a.Has("channel") {
+		cfg["channel"] = a.String("channel")
+	}
+	events := a.Strings("events")
+	if len(events) == 0 {
+		events = []string{"push"}
+	}
+	active := true
+	if a.Has("active") {
+		active = a.Bool("active")
+	}
+	h, resp, err := c.SDK(ctx).CreateRepoHook(a.String("owner"), a.String("repo"), sdk.CreateHookOption{
+		Type: sdk.HookType(a.String("type")), Config: cfg, Events: events,
+		BranchFilter: a.String("branch_filter"), Active: active})
+	if err := forgejo.Fail(resp, err, "create a webhook in", repoRef(a)); err != nil {
+		return nil, err
+	}
+	out := compact(h)
+	out.BranchFilter = a.String("branch_filter")
+	return tool.JSON(out)
+}
+
+// editBody is the forge's EditHookOption. The forge resets absent events to
+// "push" and overwrites the branch filter and authorization header, so edit
+// re-sends their current values unless new ones are given.
+type editBody struct {
+	Config       map[string]string `json:"config,omitempty"`
+	Events       []string          `json:"events"`
+	BranchFilter string            `json:"branch_filter"`
+	Active       *bool             `json:"active,omitempty"`
+	AuthHeader   string            `json:"authorization_header"`
+}
+
+func edit(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
+	cur, err := fetch(ctx, c, a)
+	if err != nil {
+		return nil, err
+	}
+	body := editBody{Events: cur.Events, BranchFilter: cur.BranchFilter, AuthHeader: cur.AuthHeader}
+	for param, key := range map[string]string{"target_url": "url", "content_type": "content_type"} {
+		if a.Has(param) {
+			if body.Config == nil {
+				body.Config = map[string]string{}
+			}
+			body.Config[key] = a.String(param)
+		}
+	}
+	if ev := a.Strings("events"); len(ev) > 0 {
+		body.Events = ev
+	}
+	if a.Has("branch_filter") {
+		body.BranchFilter = a.String("branch_filter")
+	}
+	if a.Has("active") {
+		v := a.Bool("active")
+		body.Active = &v
+	}
+	p, err := hookPath(a)
+	if err != nil {
+		return nil, err
+	}
+	var h rawHook
+	if err := c.DoJSON(ctx, http.MethodPatch, p, nil, body, &h); err != nil {
+		return nil, forgejo.Relabel(err, "edit", hookRef(a))
+	}
+	return tool.JSON(compactRaw(&h))
+}
+
+type done struct {
+	Deleted bool  `json:"deleted,omitempty"`
+	Queued  bool  `json:"queued,omitempty"`
+	ID      int64 `json:"id"`
+}
+
+func remove(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
+	resp, err := c.SDK(ctx).DeleteRepoHook(a.String("owner"), a.String("repo"), a.Int("hook_id"))
+	if err := forgejo.Fail(resp, err, "delete", hookRef(a)); err != nil {
+		return nil, err
+	}
+	return tool.JSON(done{Deleted: true, ID: a.Int("hook_id")})
+}
+
+func test(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
+	p, err := hookPath(a, "tests")
+	if err != nil {
+		return nil, err
+	}
+	if err := c.DoJSON(ctx, http.MethodPost, p, nil, nil, nil); err != nil {
+		return nil, forgejo.Relabel(err, "test", hookRef(a))
+	}
+	return tool.JSON(done{Queued: true, ID: a.Int("hook_id")})
+}
