@@ -360,5 +360,5 @@ func dispatch(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToo
 		return nil, forgejo.Relabel(err, "dispatch", subject)
 	}
 	return tool.JSON(map[string]string{"dispatched": subject,
-		"note": "the run is queued; find it with list_workflow_runs event=workflow_dispatch"})
+		"note": "the run appears within seconds in list_workflow_runs event=workflow_dispatch"})
 }
