@@ -134,10 +134,7 @@ func (s scope) delete(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp
 	if err := c.DoJSON(ctx, http.MethodDelete, route, nil, nil, nil); err != nil {
 		return nil, s.fail(ctx, c, a, err, fmt.Sprintf("delete attachment %d of", id))
 	}
-	return tool.JSON(struct {
-		Deleted bool  `json:"deleted"`
-		ID      int64 `json:"id"`
-	}{true, id})
+	return tool.Deleted("id", id)
 }
 
 // uploadType validates an explicit mime_type; "" means infer it.

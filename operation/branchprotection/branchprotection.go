@@ -205,11 +205,6 @@ func edit(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolRes
 	return tool.JSON(compact(b))
 }
 
-type deleted struct {
-	Deleted  bool   `json:"deleted"`
-	RuleName string `json:"rule_name"`
-}
-
 func remove(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
 	if err := checkName(a); err != nil {
 		return nil, err
@@ -218,5 +213,5 @@ func remove(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolR
 	if err := forgejo.Fail(resp, err, "delete", ruleRef(a)); err != nil {
 		return nil, err
 	}
-	return tool.JSON(deleted{Deleted: true, RuleName: a.String("rule_name")})
+	return tool.Deleted("rule_name", a.String("rule_name"))
 }

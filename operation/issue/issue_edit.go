@@ -130,5 +130,5 @@ func deleteComment(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.Ca
 	if err := forgejo.Fail(resp, err, "delete", commentRef(a)); err != nil {
 		return nil, err
 	}
-	return tool.JSON(map[string]any{"deleted": true, "comment_id": a.Int("comment_id")})
+	return tool.Deleted("comment_id", a.Int("comment_id"))
 }

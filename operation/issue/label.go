@@ -237,7 +237,7 @@ func deleteRepoLabel(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.
 	if err := forgejo.Fail(resp, err, "delete", labelRef(a)); err != nil {
 		return nil, err
 	}
-	return tool.JSON(map[string]any{"deleted": true, "id": a.Int("id")})
+	return tool.Deleted("id", a.Int("id"))
 }
 
 func listOrgLabels(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
@@ -275,7 +275,7 @@ func orgLabelHandler(method, verb string) tool.Handler {
 			if err := c.DoJSON(ctx, method, p, nil, nil, nil); err != nil {
 				return nil, forgejo.Relabel(err, verb, subject)
 			}
-			return tool.JSON(map[string]any{"deleted": true, "id": a.Int("id")})
+			return tool.Deleted("id", a.Int("id"))
 		}
 		var l sdk.Label
 		if err := c.DoJSON(ctx, method, p, nil, body, &l); err != nil {

@@ -102,7 +102,7 @@ func deleteOrg(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallTo
 	if err := forgejo.Fail(resp, err, "delete", orgRef(a)); err != nil {
 		return nil, err
 	}
-	return tool.JSON(map[string]any{"deleted": true, "org": a.String("org")})
+	return tool.Deleted("org", a.String("org"))
 }
 
 func createTeam(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {

@@ -134,5 +134,5 @@ func deleteAsset(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.Call
 	if err := forgejo.Fail(resp, err, "delete", assetRef(a)); err != nil {
 		return nil, err
 	}
-	return tool.JSON(deleted{Deleted: true, ID: a.Int("attachment_id")})
+	return tool.Deleted("id", a.Int("attachment_id"))
 }

@@ -251,19 +251,12 @@ func editRelease(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.Call
 	return tool.JSON(compact(r, true))
 }
 
-// deleted is the result of every delete tool.
-type deleted struct {
-	Deleted bool   `json:"deleted"`
-	ID      int64  `json:"id,omitempty"`
-	Tag     string `json:"tag,omitempty"`
-}
-
 func deleteRelease(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
 	resp, err := c.SDK(ctx).DeleteRelease(a.String("owner"), a.String("repo"), a.Int("release_id"))
 	if err := forgejo.Fail(resp, err, "delete", idRef(a)); err != nil {
 		return nil, err
 	}
-	return tool.JSON(deleted{Deleted: true, ID: a.Int("release_id")})
+	return tool.Deleted("id", a.Int("release_id"))
 }
 
 func deleteByTag(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
@@ -274,5 +267,5 @@ func deleteByTag(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.Call
 	if err := forgejo.Fail(resp, err, "delete", tagRef(a, "tag")); err != nil {
 		return nil, err
 	}
-	return tool.JSON(deleted{Deleted: true, Tag: a.String("tag")})
+	return tool.Deleted("tag", a.String("tag"))
 }

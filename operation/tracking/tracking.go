@@ -169,7 +169,7 @@ func deleteTime(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallT
 	if err := forgejo.Fail(resp, err, "delete", fmt.Sprintf("time entry %d of %s", a.Int("entry_id"), ref(a))); err != nil {
 		return nil, err
 	}
-	return tool.JSON(map[string]any{"deleted": true, "entry_id": a.Int("entry_id")})
+	return tool.Deleted("entry_id", a.Int("entry_id"))
 }
 
 func resetTime(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {

@@ -239,10 +239,9 @@ func edit(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolRes
 	return tool.JSON(compactRaw(&h))
 }
 
-type done struct {
-	Deleted bool  `json:"deleted,omitempty"`
-	Queued  bool  `json:"queued,omitempty"`
-	ID      int64 `json:"id"`
+type queued struct {
+	Queued bool  `json:"queued"`
+	ID     int64 `json:"id"`
 }
 
 func remove(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
@@ -250,7 +249,7 @@ func remove(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolR
 	if err := forgejo.Fail(resp, err, "delete", hookRef(a)); err != nil {
 		return nil, err
 	}
-	return tool.JSON(done{Deleted: true, ID: a.Int("hook_id")})
+	return tool.Deleted("id", a.Int("hook_id"))
 }
 
 func test(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
@@ -261,5 +260,5 @@ func test(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolRes
 	if err := c.DoJSON(ctx, http.MethodPost, p, nil, nil, nil); err != nil {
 		return nil, forgejo.Relabel(err, "test", hookRef(a))
 	}
-	return tool.JSON(done{Queued: true, ID: a.Int("hook_id")})
+	return tool.JSON(queued{Queued: true, ID: a.Int("hook_id")})
 }

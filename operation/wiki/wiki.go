@@ -258,7 +258,7 @@ func deletePage(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallT
 	if err := c.DoJSON(ctx, http.MethodDelete, p, nil, nil, nil); err != nil {
 		return nil, forgejo.Relabel(err, "delete", pageRef(a, name))
 	}
-	return tool.JSON(map[string]any{"deleted": true, "page_name": name})
+	return tool.Deleted("page_name", name)
 }
 
 func listRevisions(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {

@@ -44,6 +44,12 @@ func Map[S any, T any](in []*S, f func(*S) T) []T {
 	return out
 }
 
+// Deleted is the result of every delete tool: {"deleted":true} and the
+// key naming what was deleted, so agents see one shape whatever they delete.
+func Deleted(key string, value any) (*mcp.CallToolResult, error) {
+	return JSON(map[string]any{"deleted": true, key: value})
+}
+
 // Error returns an isError result with msg, the text an agent acts on.
 func Error(msg string) *mcp.CallToolResult {
 	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{mcp.NewTextContent(msg)}}
