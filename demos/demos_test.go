@@ -28,7 +28,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/testforge"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/internal/testforge"
 )
 
 // blockTimeout bounds one block; the slowest reads a few MiB in windows.

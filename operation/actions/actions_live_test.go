@@ -10,9 +10,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"codeberg.org/forgejo-mcp/forgejo-mcp/internal/fakeforge"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/internal/testforge"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/actions"
-	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/fakeforge"
-	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/testforge"
 )
 
 const workflow = `name: Demo

@@ -21,9 +21,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"codeberg.org/forgejo-mcp/forgejo-mcp/internal/testforge"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/attachment"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
-	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/testforge"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
 )
 

@@ -18,7 +18,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/testforge"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/internal/testforge"
 )
 
 // builtBinary builds forgejo-mcp into the test's temp dir.

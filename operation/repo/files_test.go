@@ -11,8 +11,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"codeberg.org/forgejo-mcp/forgejo-mcp/internal/fakeforge"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/repo"
-	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/fakeforge"
 )
 
 func contents(path, text string) map[string]any {

@@ -9,9 +9,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"codeberg.org/forgejo-mcp/forgejo-mcp/internal/fakeforge"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/internal/testforge"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/repo"
-	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/fakeforge"
-	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/testforge"
 )
 
 func TestLiveCreateAndListRepos(t *testing.T) {

@@ -7,8 +7,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"codeberg.org/forgejo-mcp/forgejo-mcp/internal/fakeforge"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/repo"
-	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/fakeforge"
 )
 
 var rawRepo = map[string]any{

@@ -8,8 +8,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"codeberg.org/forgejo-mcp/forgejo-mcp/internal/fakeforge"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/tracking"
-	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/fakeforge"
 )
 
 var rawTime = map[string]any{"id": 9, "created": "2026-01-02T03:04:05Z", "time": 5400, "user_id": 1, "user_name": "alice",

@@ -8,8 +8,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"codeberg.org/forgejo-mcp/forgejo-mcp/internal/fakeforge"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/version"
-	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/fakeforge"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
 	v "codeberg.org/forgejo-mcp/forgejo-mcp/pkg/version"
 )

@@ -9,8 +9,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"codeberg.org/forgejo-mcp/forgejo-mcp/internal/fakeforge"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/wiki"
-	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/fakeforge"
 )
 
 var rawCommit = map[string]any{

@@ -19,7 +19,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/testforge"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/internal/testforge"
 )
 
 // TestLiveOAuthFlow is the whole sign-in an MCP client does against this
