@@ -23,7 +23,13 @@ type Error struct {
 	Status  int    // HTTP status, 0 when no response arrived
 	Message string // the forge's message, sanitised and shortened
 	Cause   error  // transport or decoding failure, when Status is 0 or 2xx
+	// NoToken is set (by Client.Explain) when the call went without a
+	// token: a 401, 403 or 404 then says so instead of blaming a token.
+	NoToken bool
 }
+
+// noTokenHint tells how to configure a token, on every transport.
+const noTokenHint = "set FORGEJO_ACCESS_TOKEN or --token-file (over HTTP, send an Authorization header)"
 
 // Error implements error.
 func (e *Error) Error() string {
@@ -33,6 +39,10 @@ func (e *Error) Error() string {
 		msg = ": " + e.Message
 	}
 	switch {
+	case e.NoToken && e.Status == http.StatusNotFound:
+		return fmt.Sprintf("%s not found (404): no access token is set, so only public data is visible; if it exists and is private, %s", e.Subject, noTokenHint)
+	case e.NoToken && (e.Status == http.StatusUnauthorized || e.Status == http.StatusForbidden):
+		return fmt.Sprintf("%s: no access token is set, and the forge needs one for this (%d %s); %s", op, e.Status, http.StatusText(e.Status), noTokenHint)
 	case e.Status == http.StatusNotFound:
 		return fmt.Sprintf("%s not found (404): it does not exist or this token cannot see it%s", e.Subject, msg)
 	case e.Status == http.StatusUnauthorized:
@@ -77,7 +87,12 @@ func Fail(resp *sdk.Response, err error, verb, subject string) error {
 }
 
 func newError(verb, subject string, status int, message string, cause error) *Error {
-	message = Sanitize(message, 200)
+	message = forgeMessage(message)
+	if status >= 500 && strings.Contains(message, "does not exist") {
+		// Gitea answers some routes on a missing issue with 500 "issue
+		// does not exist": it is a 404, and retrying cannot help.
+		status = http.StatusNotFound
+	}
 	if status == http.StatusNotFound && isGenericNotFound(message) {
 		message = "" // says nothing the 404 text does not
 	}
@@ -86,6 +101,75 @@ func newError(verb, subject string, status int, message string, cause error) *Er
 		e.Cause = cause
 	}
 	return e
+}
+
+// Explain marks err, when c has no token, so that a 401, 403 or 404 says
+// that no token is set rather than that the forge rejected one or that the
+// thing does not exist: without a token, private data reads as missing.
+func (c *Client) Explain(err error) error {
+	var fe *Error
+	if c == nil || c.token != "" || !errors.As(err, &fe) {
+		return err
+	}
+	switch fe.Status {
+	case http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound:
+		cp := *fe
+		cp.NoToken = true
+		return &cp
+	}
+	return err
+}
+
+// NotFoundAs returns err with subject as the missing thing when err is a
+// forge 404, for a handler that has found out which of the things a route
+// names is missing (a ref rather than the repository, say); other errors
+// are returned unchanged.
+func NotFoundAs(err error, subject string) error {
+	var fe *Error
+	if !errors.As(err, &fe) || fe.Status != http.StatusNotFound {
+		return err
+	}
+	cp := *fe
+	cp.Subject, cp.Message = subject, ""
+	return &cp
+}
+
+// forgeMessage cleans the forge's message for an agent: sanitised and
+// bounded, without the forge-internal function name Gitea sends as the
+// message of many failures ("GetContentsOrList", "GetUserByName: …") and
+// without the dump of internal fields after "does not exist" ("[id: 0,
+// repo_id: 1, index: 9]").
+func forgeMessage(msg string) string {
+	msg = Sanitize(msg, 200)
+	if name, rest, ok := strings.Cut(msg, ":"); ok && isInternalName(name) {
+		msg = strings.TrimSpace(rest)
+	} else if isInternalName(msg) {
+		msg = ""
+	}
+	if i := strings.Index(msg, "does not exist ["); i >= 0 && strings.HasSuffix(msg, "]") {
+		msg = msg[:i+len("does not exist")]
+	}
+	return msg
+}
+
+// isInternalName reports whether s looks like a Go function name, one
+// word in CamelCase with at least two capitals (GetOrgByName), which no
+// message meant for people is.
+func isInternalName(s string) bool {
+	if s == "" || !unicode.IsUpper([]rune(s)[0]) {
+		return false
+	}
+	upper := 0
+	for _, r := range s {
+		switch {
+		case unicode.IsUpper(r):
+			upper++
+		case unicode.IsLower(r), unicode.IsDigit(r):
+		default:
+			return false
+		}
+	}
+	return upper >= 2
 }
 
 func isGenericNotFound(msg string) bool {

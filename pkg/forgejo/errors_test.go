@@ -11,6 +11,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	sdk "codeberg.org/mvdkleijn/forgejo-sdk/forgejo/v3"
+
 	"codeberg.org/forgejo-mcp/forgejo-mcp/internal/fakeforge"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
 )
@@ -93,4 +95,90 @@ func TestMessageFromBody(t *testing.T) {
 	assert.Equal(t, "", forgejo.MessageFromBody([]byte(`null`)))
 	assert.Equal(t, "", forgejo.MessageFromBody([]byte(`<html>`)))
 	assert.True(t, errors.Is(&forgejo.Error{Cause: context.Canceled}, context.Canceled))
+}
+
+// TestFailForgeInternals: what Gitea sends that is meant for its own
+// developers (function names, dumps of internal fields) never reaches the
+// agent, and a 500 that says something does not exist is a 404.
+func TestFailForgeInternals(t *testing.T) {
+	tests := []struct {
+		name   string
+		status int
+		msg    string
+		want   string // the whole text
+		is404  bool
+	}{
+		{name: "function name alone", status: 404, msg: "GetContentsOrList",
+			want: "file a.txt not found (404): it does not exist or this token cannot see it", is404: true},
+		{name: "function name as prefix", status: 404, msg: "GetUserByName: user does not exist [uid: 0, name: bob]",
+			want: "file a.txt not found (404): it does not exist or this token cannot see it: user does not exist", is404: true},
+		{name: "internal fields dropped", status: 404, msg: "user redirect does not exist [name: nosuchuser]",
+			want: "file a.txt not found (404): it does not exist or this token cannot see it: user redirect does not exist", is404: true},
+		{name: "500 does not exist is a 404", status: 500, msg: "issue does not exist [id: 0, repo_id: 1, index: 999]",
+			want: "file a.txt not found (404): it does not exist or this token cannot see it: issue does not exist", is404: true},
+		{name: "other 500 kept", status: 500, msg: "database is locked",
+			want: "get file a.txt: the forge failed (500 Internal Server Error): database is locked; retry later, and if it keeps failing the forge may not support this request"},
+		{name: "plain sentence kept", status: 422, msg: "The old branch does not exist",
+			want: "get file a.txt: the forge rejected the input (422): The old branch does not exist"},
+		{name: "acronym sentence kept", status: 422, msg: "SHA mismatch: expected abc",
+			want: "get file a.txt: the forge rejected the input (422): SHA mismatch: expected abc"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := fakeforge.New(t)
+			f.JSON("GET /api/v1/repos/o/r/contents/a.txt", tt.status, map[string]any{"message": tt.msg, "errors": []string{"object does not exist"}})
+			_, resp, err := f.Client().SDK(context.Background()).GetContents("o", "r", "", "a.txt")
+			got := forgejo.Fail(resp, err, "get", "file a.txt")
+			require.Error(t, got)
+			assert.Equal(t, tt.want, got.Error())
+			assert.Equal(t, tt.is404, forgejo.IsNotFound(got))
+		})
+	}
+}
+
+// TestExplainNoToken: without a token, a 401, 403 or 404 says that no
+// token is set; with one, the message is unchanged.
+func TestExplainNoToken(t *testing.T) {
+	tests := []struct {
+		name   string
+		status int
+		token  string
+		want   string
+	}{
+		{name: "401 without token", status: 401,
+			want: "create issue in o/r: no access token is set, and the forge needs one for this (401 Unauthorized); set FORGEJO_ACCESS_TOKEN or --token-file (over HTTP, send an Authorization header)"},
+		{name: "403 without token", status: 403,
+			want: "create issue in o/r: no access token is set, and the forge needs one for this (403 Forbidden); set FORGEJO_ACCESS_TOKEN or --token-file (over HTTP, send an Authorization header)"},
+		{name: "404 without token", status: 404,
+			want: "issue in o/r not found (404): no access token is set, so only public data is visible; if it exists and is private, set FORGEJO_ACCESS_TOKEN or --token-file (over HTTP, send an Authorization header)"},
+		{name: "401 with token", status: 401, token: "t0ken",
+			want: "create issue in o/r: the forge rejected the token (401 Unauthorized)"},
+		{name: "404 with token", status: 404, token: "t0ken",
+			want: "issue in o/r not found (404): it does not exist or this token cannot see it"},
+		{name: "422 without token unchanged", status: 422,
+			want: "create issue in o/r: the forge rejected the input (422)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := fakeforge.New(t)
+			f.JSON("POST /api/v1/repos/o/r/issues", tt.status, nil)
+			c := forgejo.NewClient(http.DefaultClient, f.BaseURL(), tt.token, "test")
+			_, resp, err := c.SDK(context.Background()).CreateIssue("o", "r", sdk.CreateIssueOption{Title: "x"})
+			got := c.Explain(forgejo.Fail(resp, err, "create", "issue in o/r"))
+			require.Error(t, got)
+			assert.True(t, strings.HasPrefix(got.Error(), tt.want), "got %q", got.Error())
+			assert.Equal(t, tt.status == 404, forgejo.IsNotFound(got))
+		})
+	}
+	var nilClient *forgejo.Client
+	plain := errors.New("plain")
+	assert.Same(t, plain, nilClient.Explain(plain))
+}
+
+func TestNotFoundAs(t *testing.T) {
+	notFound := &forgejo.Error{Verb: "list commits of", Subject: "repository o/r", Status: 404, Message: "x"}
+	got := forgejo.NotFoundAs(fmt.Errorf("wrapped: %w", notFound), "ref main2 in o/r")
+	assert.Equal(t, "ref main2 in o/r not found (404): it does not exist or this token cannot see it", got.Error())
+	other := &forgejo.Error{Verb: "get", Subject: "repository o/r", Status: 403}
+	assert.Same(t, error(other), forgejo.NotFoundAs(other, "ref x"))
 }

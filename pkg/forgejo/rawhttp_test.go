@@ -102,7 +102,7 @@ func TestRawErrorMapping(t *testing.T) {
 		absent string
 	}{
 		{"404 null (Gitea)", 404, "null", "/x not found (404)", ""},
-		{"404 message (Forgejo)", 404, `{"message":"issue does not exist [id: 0, repo_id: 5, index: 9]"}`, "not found (404): it does not exist or this token cannot see it: issue does not exist [id: 0, repo_id: 5, index: 9]", ""},
+		{"404 message (Forgejo)", 404, `{"message":"issue does not exist [id: 0, repo_id: 5, index: 9]"}`, "not found (404): it does not exist or this token cannot see it: issue does not exist", "repo_id"},
 		{"401", 401, `{"message":"token is invalid"}`, "the forge rejected the token (401 Unauthorized)", ""},
 		{"403", 403, `{"message":"token does not have at least one of required scope(s): [write:issue]"}`, "permission denied (403): token does not have", ""},
 		{"413", 413, "", "too large for the forge (413)", ""},
