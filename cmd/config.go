@@ -203,6 +203,11 @@ func (c *Config) runner(logger *slog.Logger) *tool.Runner {
 	if c.InsecureSkipVerify {
 		logger.Warn("TLS CERTIFICATE VERIFICATION IS OFF (--insecure-skip-verify): anyone on the path to the forge can read the token and forge every answer; use --ca-file with the forge's CA instead")
 	}
+	if c.URL != nil && c.Token == "" && c.Transport != "http" {
+		// Once per process: stdio and --cli build one runner; over HTTP
+		// each request brings its own token.
+		logger.Warn("no access token: set FORGEJO_ACCESS_TOKEN or --token-file; only public data will be readable, and writes will fail")
+	}
 	if c.URL != nil {
 		hc := forgejo.NewHTTPClient(forgejo.HTTPOptions{BaseURL: c.URL, RequestTimeout: c.RequestTimeout, TLS: c.TLS})
 		client := forgejo.NewClient(hc, c.URL, c.Token, c.UserAgent).WithMaxUpload(c.MaxUploadBytes)

@@ -69,9 +69,6 @@ func Main(ctx context.Context, args []string, std IO, env Env) int {
 		fmt.Fprintln(std.Err, "forgejo-mcp:", err)
 		return ExitUsage
 	}
-	if cfg.Token == "" && cfg.Transport == "stdio" {
-		logger.Warn("no access token: set FORGEJO_ACCESS_TOKEN or --token-file; only public data will be readable")
-	}
 	if cfg.Transport == "http" {
 		return serveHTTP(ctx, &cfg, defs, logger)
 	}

@@ -137,7 +137,7 @@ func (r *Runner) call(ctx context.Context, d Def, raw any) (res *mcp.CallToolRes
 	res, err = d.Handler(ctx, client, args)
 	switch {
 	case err != nil:
-		return Error(describe(ctx, d, err, r.Timeout)), client
+		return Error(describe(ctx, d, client.Explain(err), r.Timeout)), client
 	case res == nil:
 		return Error(fmt.Sprintf("internal error in %s: no result", d.Name)), client
 	}
