@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"net/http"
 	"os"
+	"path/filepath"
 	"regexp"
 	"testing"
 
@@ -41,14 +42,25 @@ func TestInventoryIsWellFormed(t *testing.T) {
 	}
 }
 
-// TestSnapshot fails when the tools' schemas change without the snapshot
+// TestSnapshot fails when a tool's schema changes without its snapshot
 // being regenerated (make docs): a schema change is a change for clients.
+// Each tool has its own file, so a diff names the tool it changes.
 func TestSnapshot(t *testing.T) {
-	want, err := os.ReadFile("testdata/tools.json")
-	require.NoError(t, err, "run make docs")
-	got, err := operation.Snapshot(operation.All())
+	snaps, err := operation.Snapshots(operation.All())
 	require.NoError(t, err)
-	assert.Equal(t, string(want), string(got), "schema snapshot drifted: run make docs and review the diff")
+	files, err := filepath.Glob(filepath.Join(operation.SnapshotDir, "*.json"))
+	require.NoError(t, err)
+	for _, f := range files {
+		_, ok := snaps[filepath.Base(f)]
+		assert.True(t, ok, "%s is the snapshot of a tool that no longer exists: run make docs", f)
+	}
+	for name, got := range snaps {
+		want, err := os.ReadFile(filepath.Join(operation.SnapshotDir, name))
+		if !assert.NoError(t, err, "no snapshot for %s: run make docs", name) {
+			continue
+		}
+		assert.Equal(t, string(want), string(got), "schema of %s drifted: run make docs and review the diff", name)
+	}
 }
 
 // TestReadmeToolTable fails when README's generated table drifted.
