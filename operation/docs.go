@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
-
-	"github.com/mark3labs/mcp-go/mcp"
 
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
 )
@@ -51,15 +51,49 @@ func UpdateReadme(readme []byte, defs []tool.Def) ([]byte, error) {
 	return out.Bytes(), nil
 }
 
-// Snapshot is the schema snapshot: every tool as tools/list shows it.
-func Snapshot(defs []tool.Def) ([]byte, error) {
-	tools := make([]mcp.Tool, len(defs))
-	for i, d := range defs {
-		tools[i] = d.MCPTool()
+// SnapshotDir is where the schema snapshot lives: one file per tool, so
+// work on different tools never touches the same file.
+const SnapshotDir = "testdata/tools"
+
+// Snapshots returns the schema snapshot: every tool as tools/list shows it,
+// indented, keyed by its file name ("<tool>.json") under SnapshotDir.
+func Snapshots(defs []tool.Def) (map[string][]byte, error) {
+	out := make(map[string][]byte, len(defs))
+	for _, d := range defs {
+		b, err := json.MarshalIndent(d.MCPTool(), "", "  ")
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", d.Name, err)
+		}
+		out[d.Name+".json"] = append(b, '\n')
 	}
-	b, err := json.MarshalIndent(tools, "", "  ")
+	return out, nil
+}
+
+// WriteSnapshots replaces the snapshot files in dir with those of defs,
+// removing the files of tools that no longer exist.
+func WriteSnapshots(dir string, defs []tool.Def) error {
+	snaps, err := Snapshots(defs)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	return append(b, '\n'), nil
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	old, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	if err != nil {
+		return err
+	}
+	for _, f := range old {
+		if _, ok := snaps[filepath.Base(f)]; !ok {
+			if err := os.Remove(f); err != nil {
+				return err
+			}
+		}
+	}
+	for name, b := range snaps {
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"net/http"
 	"os"
+	"path/filepath"
 	"regexp"
 	"testing"
 
@@ -41,14 +42,25 @@ func TestInventoryIsWellFormed(t *testing.T) {
 	}
 }
 
-// TestSnapshot fails when the tools' schemas change without the snapshot
+// TestSnapshot fails when a tool's schema changes without its snapshot
 // being regenerated (make docs): a schema change is a change for clients.
+// Each tool has its own file, so a diff names the tool it changes.
 func TestSnapshot(t *testing.T) {
-	want, err := os.ReadFile("testdata/tools.json")
-	require.NoError(t, err, "run make docs")
-	got, err := operation.Snapshot(operation.All())
+	snaps, err := operation.Snapshots(operation.All())
 	require.NoError(t, err)
-	assert.Equal(t, string(want), string(got), "schema snapshot drifted: run make docs and review the diff")
+	files, err := filepath.Glob(filepath.Join(operation.SnapshotDir, "*.json"))
+	require.NoError(t, err)
+	for _, f := range files {
+		_, ok := snaps[filepath.Base(f)]
+		assert.True(t, ok, "%s is the snapshot of a tool that no longer exists: run make docs", f)
+	}
+	for name, got := range snaps {
+		want, err := os.ReadFile(filepath.Join(operation.SnapshotDir, name))
+		if !assert.NoError(t, err, "no snapshot for %s: run make docs", name) {
+			continue
+		}
+		assert.Equal(t, string(want), string(got), "schema of %s drifted: run make docs and review the diff", name)
+	}
 }
 
 // TestReadmeToolTable fails when README's generated table drifted.
@@ -97,10 +109,29 @@ func sampleArgs(d tool.Def) map[string]any {
 	return args
 }
 
+// additiveUpdates are the tools that PUT or PATCH and still only add:
+// each with why it is not destructive (the MCP spec: destructiveHint false
+// means the tool's updates are only additive).
+var additiveUpdates = map[string]string{
+	"add_team_member": "PUT creates the membership; nothing that existed changes",
+	"add_team_repo":   "PUT creates the team's access to the repository; nothing that existed changes",
+	"mark_notification_read": "only the thread's read flag changes, as opening it in the web UI does; " +
+		"no content is lost",
+	"mark_all_notifications_read":  "only read flags change, as for mark_notification_read",
+	"mark_repo_notifications_read": "only read flags change, as for mark_notification_read",
+}
+
+// destructivePosts are the tools that are destructive although they only
+// POST: each with what they destroy.
+var destructivePosts = map[string]string{
+	"merge_pull_request": "the merge rewrites the base branch and closes the pull request for good; it cannot be undone",
+}
+
 // TestAnnotationsMatchBehaviour calls every tool against a fake forge that
 // accepts anything, and checks the HTTP methods it sent against what its
 // annotations promise: a read-only tool only reads, a write tool writes,
-// and only destructive tools delete.
+// only destructive tools delete, and a tool that overwrites an existing
+// object (PUT or PATCH) is destructive unless it is a listed additive one.
 func TestAnnotationsMatchBehaviour(t *testing.T) {
 	for _, d := range operation.All() {
 		if d.Offline {
@@ -129,9 +160,27 @@ func TestAnnotationsMatchBehaviour(t *testing.T) {
 			if methods[http.MethodDelete] {
 				assert.True(t, d.Annotations.Destructive, "a tool that deletes is marked destructive")
 			}
-			if d.Annotations.Destructive {
-				assert.True(t, methods[http.MethodDelete] || methods[http.MethodPut], "a destructive tool deletes or overwrites; sent %v", methods)
+			if (methods[http.MethodPut] || methods[http.MethodPatch]) && additiveUpdates[d.Name] == "" {
+				assert.True(t, d.Annotations.Destructive, "a tool that overwrites (PUT/PATCH) is marked destructive; sent %v", methods)
+			}
+			if d.Annotations.Destructive && destructivePosts[d.Name] == "" {
+				assert.True(t, methods[http.MethodDelete] || methods[http.MethodPut] || methods[http.MethodPatch],
+					"a destructive tool deletes or overwrites; sent %v", methods)
 			}
 		})
+	}
+}
+
+// TestAnnotationExceptionsExist keeps the exception lists honest: every
+// entry names a tool that exists and still behaves as the list says.
+func TestAnnotationExceptionsExist(t *testing.T) {
+	for _, list := range []map[string]string{additiveUpdates, destructivePosts} {
+		for name := range list {
+			d, ok := tool.Find(operation.All(), name)
+			if assert.True(t, ok, "%s is a tool", name) {
+				_, listed := destructivePosts[name]
+				assert.Equal(t, listed, d.Annotations.Destructive, "%s is annotated as its list says", name)
+			}
+		}
 	}
 }

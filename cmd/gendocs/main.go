@@ -1,11 +1,12 @@
 // Command gendocs regenerates the files derived from the tool inventory:
-// the README's tool table and the schema snapshot. `make docs` runs it; a
+// the README's tool table and the per-tool schema snapshots. `make docs` runs it; a
 // test fails when either has drifted.
 package main
 
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation"
 )
@@ -29,9 +30,5 @@ func run() error {
 	if err := os.WriteFile("README.md", readme, 0o644); err != nil {
 		return err
 	}
-	snap, err := operation.Snapshot(all)
-	if err != nil {
-		return err
-	}
-	return os.WriteFile("operation/testdata/tools.json", snap, 0o644)
+	return operation.WriteSnapshots(filepath.Join("operation", operation.SnapshotDir), all)
 }

@@ -143,7 +143,7 @@ func (s scope) tools() []tool.Def {
 			Description: "Rename an attachment",
 			Params: slices.Concat(withID, []tool.Param{
 				tool.Str("name", "New file name", tool.Required())}),
-			Annotations: tool.Write(true), Handler: s.edit,
+			Annotations: tool.Destroy(true), Handler: s.edit,
 		},
 		{
 			Name: s.name("delete"), Toolset: toolset,

@@ -24,7 +24,7 @@ func TestToolDefinitions(t *testing.T) {
 		"get_%s_attachment":      {"read-only", "owner repo ID attachment_id"},
 		"download_%s_attachment": {"read-only", "owner repo ID attachment_id offset max_bytes"},
 		"create_%s_attachment":   {"write", "owner repo ID content filename mime_type"},
-		"edit_%s_attachment":     {"write, idempotent", "owner repo ID attachment_id name"},
+		"edit_%s_attachment":     {"destructive, idempotent", "owner repo ID attachment_id name"},
 		"delete_%s_attachment":   {"destructive, idempotent", "owner repo ID attachment_id"},
 	}
 	for _, scope := range []struct{ noun, id string }{{"issue", "index"}, {"comment", "comment_id"}} {

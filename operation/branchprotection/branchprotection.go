@@ -56,7 +56,7 @@ func Tools() []tool.Def {
 		{
 			Name: "edit_branch_protection", Toolset: toolset,
 			Description: "Edit a branch protection rule; only the given fields change",
-			Params:      append(withName[:3:3], fields()...), Annotations: tool.Write(true), Handler: edit,
+			Params:      append(withName[:3:3], fields()...), Annotations: tool.Destroy(true), Handler: edit,
 		},
 		{
 			Name: "delete_branch_protection", Toolset: toolset,

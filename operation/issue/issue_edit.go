@@ -28,7 +28,7 @@ func editTools() []tool.Def {
 				tool.Int("milestone", "Milestone ID (0 removes it)", tool.AtLeast(0)),
 				tool.Str("state", "New state", tool.OneOf("open", "closed")),
 			},
-			Annotations: tool.Write(true),
+			Annotations: tool.Destroy(true),
 			Handler:     updateIssue,
 		},
 		{
@@ -37,7 +37,7 @@ func editTools() []tool.Def {
 			Description: "Close or reopen an issue or pull request",
 			Params: []tool.Param{tool.Owner(), tool.Repo(), tool.Index(),
 				tool.Str("state", "New state", tool.Required(), tool.OneOf("open", "closed"))},
-			Annotations: tool.Write(true),
+			Annotations: tool.Destroy(true),
 			Handler:     changeState,
 		},
 		{
@@ -54,7 +54,7 @@ func editTools() []tool.Def {
 			Description: "Edit an issue comment",
 			Params: []tool.Param{tool.Owner(), tool.Repo(), commentID,
 				tool.Str("body", "New text (Markdown)", tool.Required(), tool.MaxLen(65536))},
-			Annotations: tool.Write(true),
+			Annotations: tool.Destroy(true),
 			Handler:     editComment,
 		},
 		{

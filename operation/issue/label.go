@@ -70,7 +70,7 @@ func labelTools() []tool.Def {
 			Toolset:     toolset,
 			Description: "Edit a repository label; only the fields given change",
 			Params:      []tool.Param{tool.Owner(), tool.Repo(), labelID, name(), color(), desc},
-			Annotations: tool.Write(true),
+			Annotations: tool.Destroy(true),
 			Handler:     editRepoLabel,
 		},
 		{
@@ -126,7 +126,7 @@ func labelTools() []tool.Def {
 			Toolset:     toolset,
 			Description: "Edit an organisation label; only the fields given change",
 			Params:      []tool.Param{org, labelID, name(), color(), desc},
-			Annotations: tool.Write(true),
+			Annotations: tool.Destroy(true),
 			Handler:     orgLabelHandler("PATCH", "edit"),
 		},
 		{

@@ -32,7 +32,7 @@ func adminTools() []tool.Def {
 				tool.Str("website", "Website URL", tool.MaxLen(255)),
 				tool.Str("location", "Location", tool.MaxLen(50)),
 				tool.Str("visibility", "Who can see it", tool.OneOf("public", "limited", "private"))},
-			Annotations: tool.Write(true), Handler: editOrg,
+			Annotations: tool.Destroy(true), Handler: editOrg,
 		},
 		{
 			Name: "delete_org", Toolset: toolset,

@@ -75,8 +75,8 @@ func Tools() []tool.Def {
 			Handler:     listFiles,
 		},
 		{
-			// Not marked destructive: a merge adds commits to base and
-			// removes nothing (destructive tools here delete or overwrite).
+			// Destructive: a merge rewrites the base branch (a rebase or
+			// squash replaces the head's commits) and cannot be undone.
 			Name:        "merge_pull_request",
 			Toolset:     toolset,
 			Description: "Merge a pull request; cannot be undone",
@@ -84,7 +84,7 @@ func Tools() []tool.Def {
 				tool.Str("style", "Merge style", tool.Default("merge"),
 					tool.OneOf("merge", "rebase", "rebase-merge", "squash", "fast-forward-only")),
 				tool.Str("head_sha", "Expected head commit")},
-			Annotations: tool.Write(false),
+			Annotations: tool.Destroy(false),
 			Handler:     mergePull,
 		},
 	}

@@ -56,7 +56,7 @@ func assetTools() []tool.Def {
 			Description: "Rename a release attachment",
 			Params: append(withID[:4:4],
 				tool.Str("name", "New file name", tool.Required())),
-			Annotations: tool.Write(true), Handler: editAsset,
+			Annotations: tool.Destroy(true), Handler: editAsset,
 		},
 		{
 			Name: "delete_release_attachment", Toolset: toolset,

@@ -80,7 +80,7 @@ func Tools() []tool.Def {
 			Description: "Edit a release; only the given fields change",
 			Params: append([]tool.Param{tool.Owner(), tool.Repo(), releaseID(),
 				tool.Str("tag_name", "New tag name", tool.MaxLen(255))}, releaseFields()...),
-			Annotations: tool.Write(true), Handler: editRelease,
+			Annotations: tool.Destroy(true), Handler: editRelease,
 		},
 		{
 			Name: "delete_release", Toolset: toolset,

@@ -75,7 +75,7 @@ func fileTools() []tool.Def {
 				tool.Str("content", "File text", tool.Required()),
 				tool.Str("sha", "Current file SHA", tool.Required()),
 				messageParam(), branchParam()},
-			Annotations: tool.Write(false),
+			Annotations: tool.Destroy(false),
 			Handler:     updateFile,
 		},
 		{

@@ -68,7 +68,7 @@ func Tools() []tool.Def {
 			Name: "edit_repo_hook", Toolset: toolset,
 			Description: "Edit a repository webhook; only the given fields change",
 			Params:      append(append(withID[:3:3], target), fields()...),
-			Annotations: tool.Write(true), Handler: edit,
+			Annotations: tool.Destroy(true), Handler: edit,
 		},
 		{
 			Name: "delete_repo_hook", Toolset: toolset,

@@ -59,7 +59,7 @@ func Tools() []tool.Def {
 			Description: "Replace a wiki page's content, optionally renaming it",
 			Params: []tool.Param{tool.Owner(), tool.Repo(), pageName, content,
 				tool.Str("title", "New title (default: unchanged)", tool.MaxLen(255)), message},
-			Annotations: tool.Write(true), Handler: updatePage, LargeArgs: true,
+			Annotations: tool.Destroy(true), Handler: updatePage, LargeArgs: true,
 		},
 		{
 			Name: "delete_wiki_page", Toolset: toolset,

@@ -51,13 +51,15 @@ type Annotations struct {
 // Read is the annotation set of a tool that only reads from the forge.
 func Read() Annotations { return Annotations{ReadOnly: true, Idempotent: true, OpenWorld: true} }
 
-// Write is the annotation set of a tool that adds to the forge without
-// destroying anything; idempotent says whether repeating it changes nothing.
+// Write is the annotation set of a tool that only adds to the forge (the
+// MCP spec's destructiveHint false); idempotent says whether repeating it
+// changes nothing.
 func Write(idempotent bool) Annotations {
 	return Annotations{Idempotent: idempotent, OpenWorld: true}
 }
 
-// Destroy is the annotation set of a tool that deletes or overwrites.
+// Destroy is the annotation set of a tool that deletes, or overwrites or
+// replaces what exists (an edit, an update, a merge).
 func Destroy(idempotent bool) Annotations {
 	return Annotations{Destructive: true, Idempotent: idempotent, OpenWorld: true}
 }
