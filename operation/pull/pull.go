@@ -83,7 +83,10 @@ func Tools() []tool.Def {
 			Params: []tool.Param{tool.Owner(), tool.Repo(), tool.Index(),
 				tool.Str("style", "Merge style", tool.Default("merge"),
 					tool.OneOf("merge", "rebase", "rebase-merge", "squash", "fast-forward-only")),
-				tool.Str("head_sha", "Expected head commit")},
+				tool.Str("head_sha", "Expected head commit"),
+				tool.Str("title", "Title of the merge commit (default: the forge's)"),
+				tool.Str("message", "Message of the merge commit (default: the forge's)"),
+				tool.Bool("delete_branch", "Delete the head branch once merged", tool.Default(false))},
 			Annotations: tool.Destroy(false),
 			Handler:     mergePull,
 		},
@@ -167,7 +170,7 @@ func listPulls(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallTo
 func getPull(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
 	p, resp, err := c.SDK(ctx).GetPullRequest(a.String("owner"), a.String("repo"), a.Int("index"))
 	if err := forgejo.Fail(resp, err, "get", ref(a)); err != nil {
-		return nil, err
+		return nil, notAPull(ctx, c, a, err)
 	}
 	return tool.JSON(compact(p, true))
 }
@@ -203,7 +206,7 @@ func getDiff(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallTool
 	raw, err := c.DoRaw(ctx, "/api/v1"+p, forgejo.RawOptions{MaxBytes: MaxDiffBytes + 1, Offset: offset,
 		Length: MaxDiffBytes + 1, MaxSkip: maxDiffSkip})
 	if err != nil {
-		return nil, forgejo.Relabel(err, "get the diff of", ref(a))
+		return nil, notAPull(ctx, c, a, forgejo.Relabel(err, "get the diff of", ref(a)))
 	}
 	body := raw.Body
 	out := Diff{Offset: offset}
@@ -237,7 +240,7 @@ func listFiles(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallTo
 	list, resp, err := c.SDK(ctx).ListPullRequestFiles(a.String("owner"), a.String("repo"), a.Int("index"),
 		sdk.ListPullRequestFilesOptions{ListOptions: sdk.ListOptions{Page: int(page), PageSize: int(limit)}})
 	if err := forgejo.Fail(resp, err, "list files of", ref(a)); err != nil {
-		return nil, err
+		return nil, notAPull(ctx, c, a, err)
 	}
 	items := tool.Map(list, func(f *sdk.ChangedFile) File {
 		return File{Filename: f.Filename, Previous: f.PreviousFilename, Status: f.Status, Additions: f.Additions, Deletions: f.Deletions}
@@ -257,8 +260,17 @@ func mergePull(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallTo
 	if sha := a.String("head_sha"); sha != "" {
 		body["head_commit_id"] = sha
 	}
+	if t := a.String("title"); t != "" {
+		body["MergeTitleField"] = t
+	}
+	if m := a.String("message"); m != "" {
+		body["MergeMessageField"] = m
+	}
+	if a.Bool("delete_branch") {
+		body["delete_branch_after_merge"] = true
+	}
 	if err := postMerge(ctx, c, p, body); err != nil {
-		err = forgejo.Relabel(err, "merge", ref(a))
+		err = notAPull(ctx, c, a, forgejo.Relabel(err, "merge", ref(a)))
 		if stillChecking(err) {
 			return nil, fmt.Errorf("%w; the forge is still checking whether it can merge, retry in a few seconds", err)
 		}
@@ -270,6 +282,22 @@ func mergePull(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallTo
 		return tool.JSON(map[string]any{"number": index, "merged": true})
 	}
 	return tool.JSON(compact(pr, false))
+}
+
+// notAPull rewrites a 404 of a pull request route when the number is an
+// issue's: the forge then only says "not found", and the agent needs to
+// know it used a pull request tool on an issue. Any other error, or an
+// issue that cannot be read either, leaves err as it is.
+func notAPull(ctx context.Context, c *forgejo.Client, a tool.Args, err error) error {
+	if !forgejo.IsNotFound(err) {
+		return err
+	}
+	owner, repo, index := a.String("owner"), a.String("repo"), a.Int("index")
+	issue, _, ierr := c.SDK(ctx).GetIssue(owner, repo, index)
+	if ierr != nil || issue == nil || issue.PullRequest != nil {
+		return err
+	}
+	return fmt.Errorf("%s/%s#%d is an issue, not a pull request: use get_issue_by_index and the other issue tools for it, or list_repo_pull_requests to find pull requests", owner, repo, index)
 }
 
 // mergeRetries and mergeRetryDelay bound the waiting for a pull request

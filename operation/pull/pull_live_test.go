@@ -92,3 +92,32 @@ func TestLivePullErrors(t *testing.T) {
 	assert.Equal(t, "open a pull request from no-such-branch into main in "+owner+"/"+name+
 		": the repository or one of the branches does not exist (404), or this token cannot see it", fakeforge.Text(t, res))
 }
+
+// TestLivePullCorrectness: a pull request tool on an issue says so; a
+// merge honours the title, message and branch deletion it is given.
+func TestLivePullCorrectness(t *testing.T) {
+	f := testforge.Get(t)
+	owner, name := f.NewRepo(t)
+	defs := append(repo.Tools(), pull.Tools()...)
+	call := f.RepoCaller(t, defs, owner, name)
+	issue := f.NewIssue(t, owner, name, "just an issue", "")
+	for _, tl := range []string{"get_pull_request_by_index", "get_pull_request_diff", "list_pull_request_files", "merge_pull_request"} {
+		res := f.Call(t, defs, tl, map[string]any{"owner": owner, "repo": name, "index": float64(issue)})
+		require.True(t, res.IsError, tl)
+		assert.Equal(t, fmt.Sprintf("%s/%s#%d is an issue, not a pull request: use get_issue_by_index and the other issue tools for it, or list_repo_pull_requests to find pull requests", owner, name, issue),
+			fakeforge.Text(t, res), tl)
+	}
+
+	call("create_branch", map[string]any{"branch": "feature"})
+	call("create_file", map[string]any{"path": "f.txt", "content": "f\n", "message": "Add f", "branch": "feature"})
+	var pr struct {
+		Number int64 `json:"number"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(call("create_pull_request", map[string]any{"head": "feature", "base": "main", "title": "Feature"})), &pr))
+	call("merge_pull_request", map[string]any{"index": float64(pr.Number), "title": "Merge the feature", "message": "Because it is done.", "delete_branch": true})
+
+	text := call("list_repo_commits", map[string]any{"sha": "main", "limit": 1.0})
+	assert.Contains(t, text, `"message":"Merge the feature"`)
+	text = call("list_branches", map[string]any{})
+	assert.NotContains(t, text, `"name":"feature"`, "the head branch is deleted after the merge")
+}
