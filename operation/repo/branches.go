@@ -115,6 +115,12 @@ func createBranch(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.Cal
 		BranchName: a.String("branch"), OldBranchName: a.String("from")})
 	subject := fmt.Sprintf("branch %s in %s/%s", a.String("branch"), a.String("owner"), a.String("repo"))
 	if err := forgejo.Fail(resp, err, "create", subject); err != nil {
+		// The new branch is never what is missing: the repository or the
+		// base is ("The old branch does not exist").
+		err = forgejo.NotFoundAs(err, repoRef(a))
+		if from := a.String("from"); from != "" {
+			err = whichMissing(ctx, c, a, err, fmt.Sprintf("base branch %q", from), from, "")
+		}
 		return nil, err
 	}
 	return tool.JSON(compactBranch(b))
@@ -126,11 +132,43 @@ func listCommits(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.Call
 		ListOptions: sdk.ListOptions{Page: int(page), PageSize: int(limit)},
 		SHA:         a.String("sha"), Path: a.String("path")})
 	if err := forgejo.Fail(resp, err, "list commits of", repoRef(a)); err != nil {
-		return nil, err
+		return nil, whichMissing(ctx, c, a, err, fmt.Sprintf("branch, tag or commit %q", a.String("sha")), a.String("sha"), a.String("path"))
 	}
 	return tool.Items(tool.Map(list, compactCommit), page, forgejo.HasMore(resp, int(page), len(list), int(limit)))
 }
 
 func repoRef(a tool.Args) string {
 	return fmt.Sprintf("repository %s/%s", a.String("owner"), a.String("repo"))
+}
+
+// whichMissing names what a 404 of a route that takes a ref (and a path)
+// is about: the forge says only "not found", whether the repository, the
+// ref or the path is missing. It asks the forge which one, on this error
+// path only; when it cannot tell, err is returned as it is. refWhat names
+// ref in the message ("branch, tag or commit \"x\"").
+func whichMissing(ctx context.Context, c *forgejo.Client, a tool.Args, err error, refWhat, ref, path string) error {
+	if !forgejo.IsNotFound(err) {
+		return err
+	}
+	owner, repo := a.String("owner"), a.String("repo")
+	if _, resp, rerr := c.SDK(ctx).GetRepo(owner, repo); rerr != nil {
+		if forgejo.IsNotFound(forgejo.Fail(resp, rerr, "get", "")) {
+			return forgejo.NotFoundAs(err, repoRef(a))
+		}
+		return err
+	}
+	if ref != "" {
+		_, resp, cerr := c.SDK(ctx).GetSingleCommit(owner, repo, ref)
+		if forgejo.IsNotFound(forgejo.Fail(resp, cerr, "get", "")) {
+			return forgejo.NotFoundAs(err, fmt.Sprintf("%s in %s/%s", refWhat, owner, repo))
+		}
+	}
+	if path != "" {
+		at := ""
+		if ref != "" {
+			at = "@" + ref
+		}
+		return fmt.Errorf("no commit touches path %q in %s/%s%s (404): check the path with list_repo_contents", path, owner, repo, at)
+	}
+	return err
 }

@@ -104,8 +104,11 @@ func fileRef(a tool.Args, ref string) string {
 func contentsPath(a tool.Args, root bool) (string, error) {
 	prefix := []string{"repos", a.String("owner"), a.String("repo"), "contents"}
 	p := a.String("path")
-	if root { // a directory: "src/" is "src"
+	if root { // a directory: "src/" is "src", "." the root
 		p = strings.TrimRight(p, "/")
+		if p == "." {
+			p = ""
+		}
 	}
 	if root && p == "" {
 		// The root as .../contents/ (the forge's own route for an empty
@@ -144,13 +147,17 @@ type File struct {
 
 func getFile(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
 	subject := "file " + fileRef(a, a.String("ref"))
+	if p := a.String("path"); p == "." || strings.Trim(p, "/") == "" || strings.HasSuffix(p, "/") || strings.HasSuffix(p, "/.") {
+		return nil, fmt.Errorf("path %q names a directory, and get_file_content reads one file: use list_repo_contents to list a directory", p)
+	}
 	apiPath, err := contentsPath(a, false)
 	if err != nil {
 		return nil, err
 	}
 	var raw json.RawMessage
 	if err := c.DoJSON(ctx, "GET", apiPath, refQuery(a), nil, &raw); err != nil {
-		return nil, forgejo.Relabel(err, "read", subject)
+		ref := a.String("ref")
+		return nil, whichMissing(ctx, c, a, forgejo.Relabel(err, "read", subject), fmt.Sprintf("branch, tag or commit %q", ref), ref, "")
 	}
 	if bytes.HasPrefix(bytes.TrimSpace(raw), []byte("[")) {
 		return nil, fmt.Errorf("%s is a directory: use list_repo_contents", subject)
@@ -293,7 +300,8 @@ func listContents(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.Cal
 	}
 	var raw json.RawMessage
 	if err := c.DoJSON(ctx, "GET", apiPath, refQuery(a), nil, &raw); err != nil {
-		return nil, forgejo.Relabel(err, "list", subject)
+		ref := a.String("ref")
+		return nil, whichMissing(ctx, c, a, forgejo.Relabel(err, "list", subject), fmt.Sprintf("branch, tag or commit %q", ref), ref, "")
 	}
 	if bytes.HasPrefix(bytes.TrimSpace(raw), []byte("{")) {
 		return nil, fmt.Errorf("%s is a file, not a directory: use get_file_content", strings.TrimPrefix(subject, "directory "))

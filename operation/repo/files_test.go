@@ -92,6 +92,8 @@ func TestGetFileContentBinaryAndHuge(t *testing.T) {
 func TestGetFileContentErrors(t *testing.T) {
 	f := fakeforge.New(t)
 	f.JSON("GET /api/v1/repos/o/r/contents/src", 200, []any{contents("src/a.go", "x")})
+	f.JSON("GET /api/v1/repos/o/r", 200, map[string]any{"full_name": "o/r"})
+	f.JSON("GET /api/v1/repos/o/r/git/commits/v1", 200, map[string]any{"sha": "c0ffee"})
 	res := f.Call(t, repo.Tools(), "get_file_content", map[string]any{"owner": "o", "repo": "r", "path": "src"})
 	assert.True(t, res.IsError)
 	assert.Equal(t, "file src in o/r is a directory: use list_repo_contents", fakeforge.Text(t, res))

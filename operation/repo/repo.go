@@ -4,6 +4,8 @@ package repo
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	sdk "codeberg.org/mvdkleijn/forgejo-sdk/forgejo/v3"
@@ -29,7 +31,7 @@ func Tools() []tool.Def {
 		{
 			Name:        "create_repo",
 			Toolset:     toolset,
-			Description: "Create a repository owned by the token's user",
+			Description: "Create a repository owned by the token's user or by an organisation",
 			Params: []tool.Param{
 				tool.Str("name", "Name of the new repository", tool.Required(), tool.MaxLen(100),
 					tool.Match(namePattern, "letters, digits, '-', '_' and '.' only")),
@@ -37,6 +39,10 @@ func Tools() []tool.Def {
 				tool.Bool("private", "Make the repository private", tool.Default(false)),
 				tool.Bool("auto_init", "Create an initial commit with a README", tool.Default(false)),
 				tool.Str("default_branch", "Name of the default branch when auto_init is set", tool.MaxLen(255)),
+				tool.Str("org", "Organisation to own the repository (default: the token's user)"),
+				tool.Str("license", "License file of the initial commit, by key such as MIT or Apache-2.0 (implies auto_init)"),
+				tool.Strs("gitignores", "Templates of the initial .gitignore, such as Go or Python (implies auto_init)"),
+				tool.Bool("template", "Mark the repository as a template for new ones", tool.Default(false)),
 			},
 			Annotations: tool.Write(false),
 			Handler:     createRepo,
@@ -79,13 +85,60 @@ func listMyRepos(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.Call
 }
 
 func createRepo(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
-	name := a.String("name")
-	r, resp, err := c.SDK(ctx).CreateRepo(sdk.CreateRepoOption{
+	name, org := a.String("name"), a.String("org")
+	license, gitignores := a.String("license"), a.Strings("gitignores")
+	// The forge answers an unknown license or template with a 500 about a
+	// missing file, after it has begun creating: check them first.
+	if license != "" {
+		if err := checkTemplates(ctx, c, "/licenses", "license", []string{license}); err != nil {
+			return nil, err
+		}
+	}
+	if len(gitignores) > 0 {
+		if err := checkTemplates(ctx, c, "/gitignore/templates", "gitignore template", gitignores); err != nil {
+			return nil, err
+		}
+	}
+	opt := sdk.CreateRepoOption{
 		Name: name, Description: a.String("description"), Private: a.Bool("private"),
-		AutoInit: a.Bool("auto_init"), DefaultBranch: a.String("default_branch"),
-	})
+		AutoInit: a.Bool("auto_init") || license != "" || len(gitignores) > 0, DefaultBranch: a.String("default_branch"),
+		License: license, Gitignores: strings.Join(gitignores, ","), Template: a.Bool("template"),
+	}
+	if org != "" {
+		r, resp, err := c.SDK(ctx).CreateOrgRepo(org, opt)
+		if err := forgejo.Fail(resp, err, "create", fmt.Sprintf("repository %q in %s", name, org)); err != nil {
+			return nil, forgejo.NotFoundAs(err, "organisation "+org) // the only thing that can be missing
+		}
+		return tool.JSON(compact(r))
+	}
+	r, resp, err := c.SDK(ctx).CreateRepo(opt)
 	if err := forgejo.Fail(resp, err, "create", fmt.Sprintf("repository %q", name)); err != nil {
 		return nil, err
 	}
 	return tool.JSON(compact(r))
+}
+
+// checkTemplates refuses names the forge does not offer at listPath
+// (/licenses, /gitignore/templates), listing the ones it does.
+func checkTemplates(ctx context.Context, c *forgejo.Client, listPath, what string, names []string) error {
+	var known []string
+	if listPath == "/licenses" {
+		var list []struct {
+			Key string `json:"key"`
+		}
+		if err := c.DoJSON(ctx, "GET", listPath, nil, nil, &list); err != nil {
+			return forgejo.Relabel(err, "list", "the forge's licenses")
+		}
+		for _, l := range list {
+			known = append(known, l.Key)
+		}
+	} else if err := c.DoJSON(ctx, "GET", listPath, nil, nil, &known); err != nil {
+		return forgejo.Relabel(err, "list", "the forge's gitignore templates")
+	}
+	for _, n := range names {
+		if !slices.Contains(known, n) {
+			return fmt.Errorf("unknown %s %q; the forge offers: %s", what, n, strings.Join(known, ", "))
+		}
+	}
+	return nil
 }

@@ -87,8 +87,9 @@ func Fail(resp *sdk.Response, err error, verb, subject string) error {
 }
 
 func newError(verb, subject string, status int, message string, cause error) *Error {
+	missing := isMissingDump(message)
 	message = forgeMessage(message)
-	if status >= 500 && strings.Contains(message, "does not exist") {
+	if status >= 500 && missing {
 		// Gitea answers some routes on a missing issue with 500 "issue
 		// does not exist": it is a 404, and retrying cannot help.
 		status = http.StatusNotFound
@@ -141,10 +142,15 @@ func NotFoundAs(err error, subject string) error {
 // repo_id: 1, index: 9]").
 func forgeMessage(msg string) string {
 	msg = Sanitize(msg, 200)
-	if name, rest, ok := strings.Cut(msg, ":"); ok && isInternalName(name) {
-		msg = strings.TrimSpace(rest)
-	} else if isInternalName(msg) {
-		msg = ""
+	for {
+		name, rest, ok := strings.Cut(msg, ":")
+		if !ok || !isInternalName(name) {
+			break
+		}
+		msg = strings.TrimSpace(rest) // "initRepository: getLicense[x]: …"
+	}
+	if isInternalName(msg) {
+		return ""
 	}
 	if i := strings.Index(msg, "does not exist ["); i >= 0 && strings.HasSuffix(msg, "]") {
 		msg = msg[:i+len("does not exist")]
@@ -152,24 +158,44 @@ func forgeMessage(msg string) string {
 	return msg
 }
 
-// isInternalName reports whether s looks like a Go function name, one
-// word in CamelCase with at least two capitals (GetOrgByName), which no
-// message meant for people is.
-func isInternalName(s string) bool {
-	if s == "" || !unicode.IsUpper([]rune(s)[0]) {
+// isMissingDump reports whether msg is Gitea's dump of a "not exist"
+// error, such as "issue does not exist [id: 0, repo_id: 1, index: 9]":
+// whatever the status, the thing is missing.
+func isMissingDump(msg string) bool {
+	what, rest, ok := strings.Cut(msg, " does not exist [")
+	if !ok || !strings.HasSuffix(rest, "]") || what == "" {
 		return false
 	}
-	upper := 0
-	for _, r := range s {
+	for _, r := range what {
+		if !unicode.IsLower(r) && r != ' ' {
+			return false
+		}
+	}
+	return true
+}
+
+// isInternalName reports whether s looks like a Go function name, one
+// camelCase word (GetOrgByName, initRepository, getLicense[MIT]), which no
+// message meant for people is.
+func isInternalName(s string) bool {
+	if i := strings.IndexByte(s, '['); i > 0 && strings.HasSuffix(s, "]") {
+		s = s[:i]
+	}
+	upper, lower := 0, 0
+	for i, r := range s {
 		switch {
 		case unicode.IsUpper(r):
-			upper++
-		case unicode.IsLower(r), unicode.IsDigit(r):
+			if i > 0 {
+				upper++ // a hump: GetOrg, initRepository
+			}
+		case unicode.IsLower(r):
+			lower++
+		case unicode.IsDigit(r) && i > 0:
 		default:
 			return false
 		}
 	}
-	return upper >= 2
+	return upper > 0 && lower > 0
 }
 
 func isGenericNotFound(msg string) bool {

@@ -120,6 +120,10 @@ func TestFailForgeInternals(t *testing.T) {
 			want: "get file a.txt: the forge failed (500 Internal Server Error): database is locked; retry later, and if it keeps failing the forge may not support this request"},
 		{name: "plain sentence kept", status: 422, msg: "The old branch does not exist",
 			want: "get file a.txt: the forge rejected the input (422): The old branch does not exist"},
+		{name: "chain of function names", status: 500, msg: "initRepository: prepareRepoCommit: getLicense[NOPE]: GetLicense[NOPE]: file does not exist",
+			want: "get file a.txt: the forge failed (500 Internal Server Error): file does not exist; retry later, and if it keeps failing the forge may not support this request"},
+		{name: "acronym alone kept", status: 422, msg: "SHA",
+			want: "get file a.txt: the forge rejected the input (422): SHA"},
 		{name: "acronym sentence kept", status: 422, msg: "SHA mismatch: expected abc",
 			want: "get file a.txt: the forge rejected the input (422): SHA mismatch: expected abc"},
 	}
