@@ -27,6 +27,7 @@ func editTools() []tool.Def {
 				tool.Strs("assignees", "Assignee logins"),
 				tool.Int("milestone", "Milestone ID (0 removes it)", tool.AtLeast(0)),
 				tool.Str("state", "New state", tool.OneOf("open", "closed")),
+				tool.WhenOrEmpty("due_date", "Due date"),
 			},
 			Annotations: tool.Destroy(true),
 			Handler:     updateIssue,
@@ -87,6 +88,17 @@ func updateIssue(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.Call
 	}
 	if a.Has("milestone") {
 		body["milestone"] = a.Int("milestone")
+	}
+	if a.Has("due_date") {
+		due, err := a.Time("due_date")
+		switch {
+		case err != nil:
+			return nil, err
+		case due.IsZero():
+			body["unset_due_date"] = true
+		default:
+			body["due_date"] = due
+		}
 	}
 	return patchIssue(ctx, c, a, body, "update")
 }

@@ -50,6 +50,7 @@ func TestListIssuesQueryAndPaging(t *testing.T) {
 		w.Header().Set("Link", `<http://x/api/v1/repos/o/r/issues?page=3&limit=2>; rel="next"`)
 		fakeforge.WriteJSON(w, 200, []any{rawIssue, rawIssue})
 	})
+	f.JSON("GET /api/v1/repos/o/r/labels", 200, []any{map[string]any{"id": 1, "name": "bug"}, map[string]any{"id": 2, "name": "ui"}})
 	res := f.Call(t, issue.Tools(), "list_repo_issues", map[string]any{
 		"owner": "o", "repo": "r", "state": "closed", "labels": []any{"bug", "ui"}, "query": "crash", "page": 2.0, "limit": 2.0,
 	})
@@ -64,7 +65,7 @@ func TestListIssuesQueryAndPaging(t *testing.T) {
 	assert.Equal(t, 2, page.Page)
 	assert.True(t, page.HasMore)
 	assert.NotContains(t, page.Items[0], "body", "lists leave bodies out")
-	q := f.Requests()[0].RawQuery
+	q := f.Requests()[len(f.Requests())-1].RawQuery
 	for _, want := range []string{"state=closed", "type=issues", "labels=bug%2Cui", "q=crash", "page=2", "limit=2"} {
 		assert.Contains(t, q, want)
 	}
