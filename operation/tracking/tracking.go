@@ -37,7 +37,7 @@ func Tools() []tool.Def {
 			Name:        "list_issue_tracked_times",
 			Toolset:     toolset,
 			Description: "List the time entries recorded on an issue",
-			Params:      issueParams(tool.Page(), tool.Limit()),
+			Params:      issueParams(tool.Since("created"), tool.Before("created"), tool.Page(), tool.Limit()),
 			Annotations: tool.Read(),
 			Handler:     listIssueTimes,
 		},
@@ -62,7 +62,8 @@ func Tools() []tool.Def {
 			Toolset:     toolset,
 			Description: "List the time entries recorded in a repository, optionally of one user",
 			Params: []tool.Param{tool.Owner(), tool.Repo(),
-				tool.Str("user", "Only entries of this login", tool.MaxLen(100)), tool.Page(), tool.Limit()},
+				tool.Str("user", "Only entries of this login", tool.MaxLen(100)),
+				tool.Since("created"), tool.Before("created"), tool.Page(), tool.Limit()},
 			Annotations: tool.Read(),
 			Handler:     listRepoTimes,
 		},
@@ -70,7 +71,7 @@ func Tools() []tool.Def {
 			Name:        "list_my_tracked_times",
 			Toolset:     toolset,
 			Description: "List your own time entries across repositories",
-			Params:      []tool.Param{tool.Page(), tool.Limit()},
+			Params:      []tool.Param{tool.Since("created"), tool.Before("created"), tool.Page(), tool.Limit()},
 			Annotations: tool.Read(),
 			Handler:     listMyTimes,
 		},
@@ -146,6 +147,22 @@ func listOpts(a tool.Args) sdk.ListOptions {
 	return sdk.ListOptions{Page: int(a.Int("page")), PageSize: int(a.Int("limit"))}
 }
 
+// timesOpts is the page and the since/before window of a times list.
+func timesOpts(a tool.Args) (sdk.ListTrackedTimesOptions, error) {
+	o := sdk.ListTrackedTimesOptions{ListOptions: listOpts(a)}
+	var err error
+	if o.Since, err = a.Time("since"); err != nil {
+		return o, err
+	}
+	if o.Before, err = a.Time("before"); err != nil {
+		return o, err
+	}
+	if !o.Since.IsZero() && !o.Before.IsZero() && !o.Since.Before(o.Before) {
+		return o, fmt.Errorf("invalid arguments: since (%s) must be earlier than before (%s)", a.String("since"), a.String("before"))
+	}
+	return o, nil
+}
+
 func addTime(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
 	t, resp, err := c.SDK(ctx).AddTime(a.String("owner"), a.String("repo"), a.Int("index"), sdk.AddTimeOption{Time: a.Int("seconds")})
 	if err := forgejo.Fail(resp, err, "add time to", ref(a)); err != nil {
@@ -156,8 +173,11 @@ func addTime(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallTool
 
 func listIssueTimes(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
 	page, limit := a.Int("page"), a.Int("limit")
-	list, resp, err := c.SDK(ctx).ListIssueTrackedTimes(a.String("owner"), a.String("repo"), a.Int("index"),
-		sdk.ListTrackedTimesOptions{ListOptions: listOpts(a)})
+	opts, err := timesOpts(a)
+	if err != nil {
+		return nil, err
+	}
+	list, resp, err := c.SDK(ctx).ListIssueTrackedTimes(a.String("owner"), a.String("repo"), a.Int("index"), opts)
 	if err := forgejo.Fail(resp, err, "list tracked times of", ref(a)); err != nil {
 		return nil, err
 	}
@@ -182,9 +202,21 @@ func resetTime(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallTo
 
 func listRepoTimes(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
 	page, limit := a.Int("page"), a.Int("limit")
-	list, resp, err := c.SDK(ctx).ListRepoTrackedTimes(a.String("owner"), a.String("repo"),
-		sdk.ListTrackedTimesOptions{ListOptions: listOpts(a), User: a.String("user")})
+	opts, err := timesOpts(a)
+	if err != nil {
+		return nil, err
+	}
+	opts.User = a.String("user")
+	list, resp, err := c.SDK(ctx).ListRepoTrackedTimes(a.String("owner"), a.String("repo"), opts)
 	if err := forgejo.Fail(resp, err, "list tracked times of", fmt.Sprintf("repository %s/%s", a.String("owner"), a.String("repo"))); err != nil {
+		// An unknown user also makes the forge answer 404 (Gitea even
+		// crashes on it): tell which is missing.
+		if forgejo.IsNotFound(err) && opts.User != "" {
+			_, uresp, uerr := c.SDK(ctx).GetUserInfo(opts.User)
+			if forgejo.IsNotFound(forgejo.Fail(uresp, uerr, "get", "")) {
+				return nil, forgejo.NotFoundAs(err, "user "+opts.User)
+			}
+		}
 		return nil, err
 	}
 	return tool.Items(tool.Map(list, compact), page, forgejo.HasMore(resp, int(page), len(list), int(limit)))
@@ -194,7 +226,17 @@ func listRepoTimes(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.Ca
 func listMyTimes(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
 	page, limit := a.Int("page"), a.Int("limit")
 	var list []*sdk.TrackedTime
+	opts, err := timesOpts(a)
+	if err != nil {
+		return nil, err
+	}
 	q := url.Values{"page": {strconv.FormatInt(page, 10)}, "limit": {strconv.FormatInt(limit, 10)}}
+	if !opts.Since.IsZero() {
+		q.Set("since", opts.Since.Format(time.RFC3339))
+	}
+	if !opts.Before.IsZero() {
+		q.Set("before", opts.Before.Format(time.RFC3339))
+	}
 	if err := c.DoJSON(ctx, "GET", "/user/times", q, nil, &list); err != nil {
 		return nil, forgejo.Relabel(err, "list", "your tracked times")
 	}
@@ -226,8 +268,9 @@ func listStopwatches(ctx context.Context, c *forgejo.Client, _ tool.Args) (*mcp.
 	if err := forgejo.Fail(resp, err, "list", "your stopwatches"); err != nil {
 		return nil, err
 	}
-	return tool.JSON(map[string]any{"items": tool.Map(list, func(s *sdk.StopWatch) Stopwatch {
+	// One page: the forge has no paging here, and a user runs few.
+	return tool.Items(tool.Map(list, func(s *sdk.StopWatch) Stopwatch {
 		return Stopwatch{Repo: s.RepoOwnerName + "/" + s.RepoName, Issue: s.IssueIndex, Title: s.IssueTitle,
 			Seconds: s.Seconds, Started: s.Created}
-	})})
+	}), 1, false)
 }

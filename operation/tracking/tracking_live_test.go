@@ -85,3 +85,46 @@ func TestLiveStopwatch(t *testing.T) {
 }
 
 func jsonUnmarshal(s string, v any) error { return json.Unmarshal([]byte(s), v) }
+
+// TestLiveTimesFilters: the since/before window and an unknown user
+// filter, against the live forge.
+func TestLiveTimesFilters(t *testing.T) {
+	f := testforge.Get(t)
+	owner, repo := f.NewRepo(t)
+	n := f.NewIssue(t, owner, repo, "Timed", "")
+	defs := tracking.Tools()
+	base := map[string]any{"owner": owner, "repo": repo, "index": n}
+	res := f.Call(t, defs, "add_issue_time", map[string]any{"owner": owner, "repo": repo, "index": n, "seconds": 77})
+	require.False(t, res.IsError, fakeforge.Text(t, res))
+	list := func(tool string, args map[string]any) string {
+		t.Helper()
+		full := map[string]any{}
+		for k, v := range base {
+			full[k] = v
+		}
+		for k, v := range args {
+			full[k] = v
+		}
+		if tool == "list_repo_tracked_times" {
+			delete(full, "index")
+		}
+		res := f.Call(t, defs, tool, full)
+		require.False(t, res.IsError, "%s: %s", tool, fakeforge.Text(t, res))
+		return fakeforge.Text(t, res)
+	}
+	for _, tool := range []string{"list_issue_tracked_times", "list_repo_tracked_times"} {
+		assert.Contains(t, list(tool, map[string]any{"since": "2000-01-01"}), `"seconds":77`, tool)
+		assert.NotContains(t, list(tool, map[string]any{"since": "2999-01-01"}), `"seconds":77`, tool)
+		assert.NotContains(t, list(tool, map[string]any{"before": "2000-01-01"}), `"seconds":77`, tool)
+	}
+	res = f.Call(t, defs, "list_my_tracked_times", map[string]any{"since": "2999-01-01"})
+	require.False(t, res.IsError, fakeforge.Text(t, res))
+	assert.JSONEq(t, `{"items":[],"page":1,"has_more":false}`, fakeforge.Text(t, res))
+
+	res = f.Call(t, defs, "list_repo_tracked_times", map[string]any{"owner": owner, "repo": repo, "user": "nosuchuser"})
+	require.True(t, res.IsError)
+	assert.Equal(t, "user nosuchuser not found (404): it does not exist or this token cannot see it", fakeforge.Text(t, res))
+	res = f.Call(t, defs, "list_my_stopwatches", map[string]any{})
+	require.False(t, res.IsError, fakeforge.Text(t, res))
+	assert.JSONEq(t, `{"items":[],"page":1,"has_more":false}`, fakeforge.Text(t, res))
+}

@@ -92,7 +92,7 @@ func TestStopwatches(t *testing.T) {
 	}
 	res := f.Call(t, tracking.Tools(), "list_my_stopwatches", map[string]any{})
 	require.False(t, res.IsError, fakeforge.Text(t, res))
-	assert.JSONEq(t, `{"items":[{"repo":"o/r","issue":3,"issue_title":"T","seconds":42,"started_at":"2026-01-02T03:04:05Z"}]}`, fakeforge.Text(t, res))
+	assert.JSONEq(t, `{"items":[{"repo":"o/r","issue":3,"issue_title":"T","seconds":42,"started_at":"2026-01-02T03:04:05Z"}],"page":1,"has_more":false}`, fakeforge.Text(t, res))
 
 	res = f.Call(t, tracking.Tools(), "stop_issue_stopwatch", map[string]any{"owner": "o", "repo": "r", "index": 4})
 	assert.True(t, res.IsError)
