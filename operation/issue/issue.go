@@ -146,7 +146,7 @@ func getIssue(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToo
 func listIssues(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
 	page, limit := a.Int("page"), a.Int("limit")
 	typ := map[string]sdk.IssueType{"issues": sdk.IssueTypeIssue, "pulls": sdk.IssueTypePull}[a.String("type")]
-	since, before, err := sinceBefore(a)
+	since, before, err := a.Window()
 	if err != nil {
 		return nil, err
 	}
@@ -191,7 +191,7 @@ func createIssue(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.Call
 
 func listComments(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
 	page, limit := a.Int("page"), a.Int("limit")
-	since, before, err := sinceBefore(a)
+	since, before, err := a.Window()
 	if err != nil {
 		return nil, err
 	}
@@ -211,19 +211,4 @@ func createComment(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.Ca
 		return nil, err
 	}
 	return tool.JSON(compactComment(cm))
-}
-
-// sinceBefore returns the since and before arguments, zero when absent,
-// and refuses a window that is empty by construction.
-func sinceBefore(a tool.Args) (since, before time.Time, err error) {
-	if since, err = a.Time("since"); err != nil {
-		return since, before, err
-	}
-	if before, err = a.Time("before"); err != nil {
-		return since, before, err
-	}
-	if !since.IsZero() && !before.IsZero() && !since.Before(before) {
-		return since, before, fmt.Errorf("invalid arguments: since (%s) must be earlier than before (%s)", a.String("since"), a.String("before"))
-	}
-	return since, before, nil
 }

@@ -41,7 +41,7 @@ type Found struct {
 func searchIssues(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
 	page, limit := a.Int("page"), a.Int("limit")
 	typ := map[string]sdk.IssueType{"issues": sdk.IssueTypeIssue, "pulls": sdk.IssueTypePull}[a.String("type")]
-	since, before, err := sinceBefore(a)
+	since, before, err := a.Window()
 	if err != nil {
 		return nil, err
 	}

@@ -151,16 +151,8 @@ func listOpts(a tool.Args) sdk.ListOptions {
 func timesOpts(a tool.Args) (sdk.ListTrackedTimesOptions, error) {
 	o := sdk.ListTrackedTimesOptions{ListOptions: listOpts(a)}
 	var err error
-	if o.Since, err = a.Time("since"); err != nil {
-		return o, err
-	}
-	if o.Before, err = a.Time("before"); err != nil {
-		return o, err
-	}
-	if !o.Since.IsZero() && !o.Before.IsZero() && !o.Since.Before(o.Before) {
-		return o, fmt.Errorf("invalid arguments: since (%s) must be earlier than before (%s)", a.String("since"), a.String("before"))
-	}
-	return o, nil
+	o.Since, o.Before, err = a.Window()
+	return o, err
 }
 
 func addTime(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {

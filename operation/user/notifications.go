@@ -23,14 +23,15 @@ func notificationTools() []tool.Def {
 			Name: "check_notifications", Toolset: "user",
 			Description: "List the token user's unread notifications, newest first",
 			Params: []tool.Param{tool.Bool("all", "Include read ones", tool.Default(false)),
-				tool.Page(), tool.Limit()},
+				tool.Since("updated"), tool.Before("updated"), tool.Page(), tool.Limit()},
 			Annotations: tool.Read(), Handler: listNotifications,
 		},
 		{
 			Name: "list_repo_notifications", Toolset: "user",
 			Description: "List the token user's unread notifications about one repository",
 			Params: []tool.Param{tool.Owner(), tool.Repo(),
-				tool.Bool("all", "Include read ones", tool.Default(false)), tool.Page(), tool.Limit()},
+				tool.Bool("all", "Include read ones", tool.Default(false)),
+				tool.Since("updated"), tool.Before("updated"), tool.Page(), tool.Limit()},
 			Annotations: tool.Read(), Handler: listRepoNotifications,
 		},
 		{
@@ -96,20 +97,26 @@ func compactNotification(n *sdk.NotificationThread, detail bool) Notification {
 func threadRef(a tool.Args) string { return fmt.Sprintf("notification thread %d", a.Int("id")) }
 
 // listOptions asks for unread and pinned threads, and read ones with all.
-func listOptions(a tool.Args) sdk.ListNotificationOptions {
+func listOptions(a tool.Args) (sdk.ListNotificationOptions, error) {
 	status := []sdk.NotifyStatus{sdk.NotifyStatusUnread, sdk.NotifyStatusPinned}
 	if a.Bool("all") {
 		status = append(status, sdk.NotifyStatusRead)
 	}
+	since, before, err := a.Window()
 	return sdk.ListNotificationOptions{
-		ListOptions: sdk.ListOptions{Page: int(a.Int("page")), PageSize: int(a.Int("limit"))}, Status: status}
+		ListOptions: sdk.ListOptions{Page: int(a.Int("page")), PageSize: int(a.Int("limit"))}, Status: status,
+		Since: since, Before: before}, err
 }
 
 // markOptions turns every unread thread read; pinned ones stay pinned.
 var markOptions = sdk.MarkNotificationOptions{Status: []sdk.NotifyStatus{sdk.NotifyStatusUnread}, ToStatus: sdk.NotifyStatusRead}
 
 func listNotifications(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
-	list, resp, err := c.SDK(ctx).ListNotifications(listOptions(a))
+	opts, err := listOptions(a)
+	if err != nil {
+		return nil, err
+	}
+	list, resp, err := c.SDK(ctx).ListNotifications(opts)
 	if err := forgejo.Fail(resp, err, "list notifications of", "the token's user"); err != nil {
 		return nil, err
 	}
@@ -117,7 +124,11 @@ func listNotifications(ctx context.Context, c *forgejo.Client, a tool.Args) (*mc
 }
 
 func listRepoNotifications(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
-	list, resp, err := c.SDK(ctx).ListRepoNotifications(a.String("owner"), a.String("repo"), listOptions(a))
+	opts, err := listOptions(a)
+	if err != nil {
+		return nil, err
+	}
+	list, resp, err := c.SDK(ctx).ListRepoNotifications(a.String("owner"), a.String("repo"), opts)
 	if err := forgejo.Fail(resp, err, "list notifications about", repoRef(a)); err != nil {
 		return nil, err
 	}

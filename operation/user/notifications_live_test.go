@@ -97,6 +97,10 @@ func TestLiveNotifications(t *testing.T) {
 	awaitUnread(t, u2, full, 1)
 	text = call("list_repo_notifications", map[string]any{"owner": owner, "repo": repo})
 	assert.Contains(t, text, `"title":"Needs you here"`)
+	// The since/before window is honoured.
+	assert.Contains(t, call("list_repo_notifications", map[string]any{"owner": owner, "repo": repo, "since": "2000-01-01", "before": "2999-01-01"}), `"title":"Needs you here"`)
+	assert.Contains(t, call("list_repo_notifications", map[string]any{"owner": owner, "repo": repo, "since": "2999-01-01"}), `"items":[]`)
+	assert.NotContains(t, call("check_notifications", map[string]any{"before": "2000-01-01", "limit": 50.0}), "Needs you here")
 	assert.JSONEq(t, `{"marked":1}`, call("mark_repo_notifications_read", map[string]any{"owner": owner, "repo": repo}))
 	assert.Contains(t, call("list_repo_notifications", map[string]any{"owner": owner, "repo": repo}), `"items":[]`)
 

@@ -61,3 +61,18 @@ func whenErr(name, s string, err error) error {
 	}
 	return fmt.Errorf("invalid arguments: argument %q: %q is not %s", name, s, whenHint)
 }
+
+// Window returns the since and before arguments, zero when absent, and
+// refuses a window that is empty by construction.
+func (a Args) Window() (since, before time.Time, err error) {
+	if since, err = a.Time("since"); err != nil {
+		return since, before, err
+	}
+	if before, err = a.Time("before"); err != nil {
+		return since, before, err
+	}
+	if !since.IsZero() && !before.IsZero() && !since.Before(before) {
+		return since, before, fmt.Errorf("invalid arguments: since (%s) must be earlier than before (%s)", a.String("since"), a.String("before"))
+	}
+	return since, before, nil
+}
