@@ -167,7 +167,23 @@ func listPages(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallTo
 	q := url.Values{"page": {strconv.FormatInt(page, 10)}, "limit": {strconv.FormatInt(limit, 10)}}
 	var list []*rawPage
 	if err := c.DoJSON(ctx, http.MethodGet, p, q, nil, &list); err != nil {
-		return nil, forgejo.Relabel(err, "list pages of", repoRef(a))
+		err = forgejo.Relabel(err, "list pages of", repoRef(a))
+		if !forgejo.IsNotFound(err) {
+			return nil, err
+		}
+		// The forge answers 404 for a wiki without pages too (its git
+		// repository does not exist until the first page): an empty list,
+		// when the repository exists and has its wiki on.
+		r, resp, rerr := c.SDK(ctx).GetRepo(a.String("owner"), a.String("repo"))
+		switch rerr := forgejo.Fail(resp, rerr, "get", ""); {
+		case forgejo.IsNotFound(rerr):
+			return nil, forgejo.NotFoundAs(err, fmt.Sprintf("repository %s/%s", a.String("owner"), a.String("repo")))
+		case rerr != nil:
+			return nil, err
+		case !r.HasWiki:
+			return nil, fmt.Errorf("%s/%s has its wiki turned off (the repository's has_wiki setting)", a.String("owner"), a.String("repo"))
+		}
+		return tool.Items([]Page{}, page, false)
 	}
 	items := make([]Page, 0, len(list))
 	for _, rp := range list {

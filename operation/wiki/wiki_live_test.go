@@ -78,3 +78,21 @@ func TestLiveWikiPageNames(t *testing.T) {
 		require.False(t, res.IsError, fakeforge.Text(t, res))
 	}
 }
+
+// TestLiveEmptyWiki: a repository whose wiki has no page lists none; one
+// with the wiki turned off, or none at all, says so.
+func TestLiveEmptyWiki(t *testing.T) {
+	f := testforge.Get(t)
+	owner, repo := f.NewRepo(t)
+	defs := wiki.Tools()
+	assert.JSONEq(t, `{"items":[],"page":1,"has_more":false}`, f.RepoCaller(t, defs, owner, repo)("list_wiki_pages", map[string]any{}))
+
+	require.Equal(t, 200, f.Do(t, "PATCH", "/repos/"+owner+"/"+repo, map[string]any{"has_wiki": false}, nil))
+	res := f.Call(t, defs, "list_wiki_pages", map[string]any{"owner": owner, "repo": repo})
+	require.True(t, res.IsError)
+	assert.Equal(t, owner+"/"+repo+" has its wiki turned off (the repository's has_wiki setting)", fakeforge.Text(t, res))
+
+	res = f.Call(t, defs, "list_wiki_pages", map[string]any{"owner": owner, "repo": "nosuchrepo"})
+	require.True(t, res.IsError)
+	assert.Equal(t, "repository "+owner+"/nosuchrepo not found (404): it does not exist or this token cannot see it", fakeforge.Text(t, res))
+}
