@@ -313,10 +313,15 @@ func listContents(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.Cal
 	entries := tool.Map(list, func(e *sdk.ContentsResponse) Entry {
 		return Entry{Name: e.Name, Type: e.Type, Size: e.Size, Path: e.Path}
 	})
-	out := map[string]any{"entries": entries}
-	if len(entries) > MaxEntries { // the forge does not page directories
-		out["entries"] = entries[:MaxEntries]
-		out["note"] = fmt.Sprintf("only the first %d of %d entries; list a subdirectory", MaxEntries, len(entries))
+	// The list envelope of every list tool; the forge does not page
+	// directories, so there is one page, cut at MaxEntries.
+	out := struct {
+		tool.ListPage[Entry]
+		Note string `json:"note,omitempty"`
+	}{ListPage: tool.ListPage[Entry]{Items: entries, Page: 1}}
+	if len(entries) > MaxEntries {
+		out.Items, out.HasMore = entries[:MaxEntries], true
+		out.Note = fmt.Sprintf("only the first %d of %d entries; list a subdirectory", MaxEntries, len(entries))
 	}
 	return tool.JSON(out)
 }

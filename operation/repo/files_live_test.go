@@ -45,7 +45,7 @@ func TestLiveFileLifecycle(t *testing.T) {
 	assert.Equal(t, w.SHA, got.SHA)
 
 	text = call("list_repo_contents", map[string]any{"path": "src", "ref": "feature"})
-	assert.JSONEq(t, `{"entries":[{"name":"hello world.txt","type":"file","size":14,"path":"src/hello world.txt"}]}`, text)
+	assert.JSONEq(t, `{"items":[{"name":"hello world.txt","type":"file","size":14,"path":"src/hello world.txt"}],"page":1,"has_more":false}`, text)
 	text = call("list_repo_contents", map[string]any{})
 	assert.Contains(t, text, `"name":"README.md"`, "the root, on the default branch")
 	assert.NotContains(t, text, `"src"`, "feature's file is not on main")

@@ -118,8 +118,8 @@ func TestListRepoContents(t *testing.T) {
 	f.JSON("GET /api/v1/repos/o/r/contents/", 200, []any{contents("README.md", "hi")})
 	res := f.Call(t, repo.Tools(), "list_repo_contents", map[string]any{"owner": "o", "repo": "r", "path": "src/", "ref": "main"})
 	require.False(t, res.IsError, fakeforge.Text(t, res))
-	assert.JSONEq(t, `{"entries":[{"name":"a.go","type":"file","size":3,"path":"src/a.go"},
-		{"name":"sub","type":"dir","size":0,"path":"src/sub"}]}`, fakeforge.Text(t, res))
+	assert.JSONEq(t, `{"items":[{"name":"a.go","type":"file","size":3,"path":"src/a.go"},
+		{"name":"sub","type":"dir","size":0,"path":"src/sub"}],"page":1,"has_more":false}`, fakeforge.Text(t, res))
 
 	res = f.Call(t, repo.Tools(), "list_repo_contents", map[string]any{"owner": "o", "repo": "r"})
 	require.False(t, res.IsError, fakeforge.Text(t, res))
@@ -181,10 +181,12 @@ func TestListRepoContentsBounded(t *testing.T) {
 	res := f.Call(t, repo.Tools(), "list_repo_contents", map[string]any{"owner": "o", "repo": "r", "path": "/"})
 	require.False(t, res.IsError, fakeforge.Text(t, res))
 	var out struct {
-		Entries []repo.Entry `json:"entries"`
+		Entries []repo.Entry `json:"items"`
+		HasMore bool         `json:"has_more"`
 		Note    string       `json:"note"`
 	}
 	require.NoError(t, json.Unmarshal([]byte(fakeforge.Text(t, res)), &out))
 	assert.Len(t, out.Entries, repo.MaxEntries)
+	assert.True(t, out.HasMore)
 	assert.Equal(t, fmt.Sprintf("only the first %d of %d entries; list a subdirectory", repo.MaxEntries, repo.MaxEntries+5), out.Note)
 }
