@@ -24,7 +24,8 @@ import (
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
 )
 
-const toolset = "attachment"
+// Toolset is the attachment toolset; every tool of this package is in it.
+var Toolset = tool.Toolset{ID: "attachment", Description: "Files attached to issues and issue comments", Default: true}
 
 // MaxInlineDownloadBytes is the largest file a download returns inline, and
 // the largest window of a ranged download. Every byte lands in the agent's
@@ -112,17 +113,17 @@ func (s scope) tools() []tool.Def {
 	withID := slices.Concat(base, []tool.Param{attachmentID})
 	return []tool.Def{
 		{
-			Name: s.name("list"), Toolset: toolset,
+			Name: s.name("list"), Toolset: Toolset,
 			Description: fmt.Sprintf("List %s files", s.owns),
 			Params:      base, Annotations: tool.Read(), Handler: s.list,
 		},
 		{
-			Name: s.name("get"), Toolset: toolset,
+			Name: s.name("get"), Toolset: Toolset,
 			Description: "Attachment metadata",
 			Params:      withID, Annotations: tool.Read(), Handler: s.get,
 		},
 		{
-			Name: s.name("download"), Toolset: toolset,
+			Name: s.name("download"), Toolset: Toolset,
 			Description: "Attachment metadata and bytes up to 1 MiB (images also as image); larger files: pass offset",
 			Params: slices.Concat(withID, []tool.Param{
 				tool.Int("offset", "Start byte", tool.AtLeast(0)),
@@ -130,7 +131,7 @@ func (s scope) tools() []tool.Def {
 			Annotations: tool.Read(), Handler: s.download,
 		},
 		{
-			Name: s.name("create"), Toolset: toolset,
+			Name: s.name("create"), Toolset: Toolset,
 			Description: fmt.Sprintf("Attach a file to %s", s.what),
 			Params: slices.Concat(base, []tool.Param{
 				tool.Str("content", "Base64 file", tool.Required(), tool.Secret()),
@@ -139,14 +140,14 @@ func (s scope) tools() []tool.Def {
 			Annotations: tool.Write(false), Handler: s.create, CLIFile: "content", LargeArgs: true,
 		},
 		{
-			Name: s.name("edit"), Toolset: toolset,
+			Name: s.name("edit"), Toolset: Toolset,
 			Description: "Rename an attachment",
 			Params: slices.Concat(withID, []tool.Param{
 				tool.Str("name", "New file name", tool.Required())}),
 			Annotations: tool.Destroy(true), Handler: s.edit,
 		},
 		{
-			Name: s.name("delete"), Toolset: toolset,
+			Name: s.name("delete"), Toolset: Toolset,
 			Description: "Delete an attachment",
 			Params:      withID, Annotations: tool.Destroy(true), Handler: s.delete,
 		},

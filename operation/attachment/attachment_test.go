@@ -33,7 +33,7 @@ func TestToolDefinitions(t *testing.T) {
 			t.Run(name, func(t *testing.T) {
 				d, ok := tool.Find(defs, name)
 				require.True(t, ok)
-				assert.Equal(t, "attachment", d.Toolset)
+				assert.Equal(t, "attachment", d.Toolset.ID)
 				assert.Equal(t, w.kind, tool.AnnotationSummary(d.Annotations))
 				assert.Equal(t, strings.Replace(w.params, "ID", scope.id, 1), strings.Join(d.ParamNames(), " "))
 				isCreate := strings.HasPrefix(name, "create_")

@@ -19,36 +19,28 @@ func dependencyTools() []tool.Def {
 	dep := tool.Int("dependency", "Number of the blocking issue in the same repository", tool.Required(), tool.AtLeast(1))
 	return []tool.Def{
 		{
-			Name:        "list_issue_dependencies",
-			Toolset:     toolset,
+			Name: "list_issue_dependencies", Toolset: Toolset,
 			Description: "List the issues that block an issue (its dependencies)",
 			Params:      []tool.Param{tool.Owner(), tool.Repo(), tool.Index(), tool.Page(), tool.Limit()},
-			Annotations: tool.Read(),
-			Handler:     listDeps("dependencies"),
+			Annotations: tool.Read(), Handler: listDeps("dependencies"),
 		},
 		{
-			Name:        "list_issue_dependents",
-			Toolset:     toolset,
+			Name: "list_issue_dependents", Toolset: Toolset,
 			Description: "List the issues an issue blocks",
 			Params:      []tool.Param{tool.Owner(), tool.Repo(), tool.Index(), tool.Page(), tool.Limit()},
-			Annotations: tool.Read(),
-			Handler:     listDeps("blocks"),
+			Annotations: tool.Read(), Handler: listDeps("blocks"),
 		},
 		{
-			Name:        "add_issue_dependency",
-			Toolset:     toolset,
+			Name: "add_issue_dependency", Toolset: Toolset,
 			Description: "Mark an issue as blocked by another issue of the same repository",
 			Params:      []tool.Param{tool.Owner(), tool.Repo(), tool.Index(), dep},
-			Annotations: tool.Write(false),
-			Handler:     changeDep("POST", "add a dependency to"),
+			Annotations: tool.Write(false), Handler: changeDep("POST", "add a dependency to"),
 		},
 		{
-			Name:        "remove_issue_dependency",
-			Toolset:     toolset,
+			Name: "remove_issue_dependency", Toolset: Toolset,
 			Description: "Remove a blocking issue from an issue's dependencies",
 			Params:      []tool.Param{tool.Owner(), tool.Repo(), tool.Index(), dep},
-			Annotations: tool.Destroy(true),
-			Handler:     changeDep("DELETE", "remove a dependency from"),
+			Annotations: tool.Destroy(true), Handler: changeDep("DELETE", "remove a dependency from"),
 		},
 	}
 }

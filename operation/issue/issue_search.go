@@ -13,8 +13,7 @@ import (
 // searchTools returns the cross-repository issue search; Tools includes it.
 func searchTools() []tool.Def {
 	return []tool.Def{{
-		Name:        "search_issues",
-		Toolset:     toolset,
+		Name: "search_issues", Toolset: Toolset,
 		Description: "Search issues and pull requests across every repository the token can see, without their bodies",
 		Params: []tool.Param{
 			tool.Str("query", "Text to find in titles and bodies", tool.MaxLen(255)),
@@ -23,8 +22,7 @@ func searchTools() []tool.Def {
 			tool.Strs("labels", "Only issues with all of these label names"),
 			tool.Str("owner", "Only repositories of this user or organisation", tool.MaxLen(100), tool.Match(orgPattern, "letters, digits, '-', '_' and '.' only")),
 			tool.Page(), tool.Limit()},
-		Annotations: tool.Read(),
-		Handler:     searchIssues,
+		Annotations: tool.Read(), Handler: searchIssues,
 	}}
 }
 

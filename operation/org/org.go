@@ -12,7 +12,8 @@ import (
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
 )
 
-const toolset = "org"
+// Toolset is the org toolset; every tool of this package is in it.
+var Toolset = tool.Toolset{ID: "org", Description: "Organisations, their teams and members", Default: true}
 
 // named is a name parameter with Owner's constraints (what the forge
 // accepts for user and organisation names, never a route changer).
@@ -29,32 +30,32 @@ func Tools() []tool.Def {
 	paging := []tool.Param{tool.Page(), tool.Limit()}
 	return append([]tool.Def{
 		{
-			Name: "list_my_orgs", Toolset: toolset,
+			Name: "list_my_orgs", Toolset: Toolset,
 			Description: "List the organisations the token's user belongs to",
 			Params:      paging, Annotations: tool.Read(), Handler: listMyOrgs,
 		},
 		{
-			Name: "get_org", Toolset: toolset,
+			Name: "get_org", Toolset: Toolset,
 			Description: "Get an organisation",
 			Params:      []tool.Param{org}, Annotations: tool.Read(), Handler: getOrg,
 		},
 		{
-			Name: "list_org_members", Toolset: toolset,
+			Name: "list_org_members", Toolset: Toolset,
 			Description: "List an organisation's members (only public ones to non-members)",
 			Params:      []tool.Param{org, tool.Page(), tool.Limit()}, Annotations: tool.Read(), Handler: listMembers,
 		},
 		{
-			Name: "list_org_teams", Toolset: toolset,
+			Name: "list_org_teams", Toolset: Toolset,
 			Description: "List an organisation's teams",
 			Params:      []tool.Param{org, tool.Page(), tool.Limit()}, Annotations: tool.Read(), Handler: listTeams,
 		},
 		{
-			Name: "list_user_orgs", Toolset: toolset,
+			Name: "list_user_orgs", Toolset: Toolset,
 			Description: "List the organisations a user belongs to that the token can see",
 			Params:      []tool.Param{user, tool.Page(), tool.Limit()}, Annotations: tool.Read(), Handler: listUserOrgs,
 		},
 		{
-			Name: "create_org", Toolset: toolset,
+			Name: "create_org", Toolset: Toolset,
 			Description: "Create an organisation owned by the token's user",
 			Params: []tool.Param{named("name", "Organisation name"),
 				tool.Str("full_name", "Display name", tool.MaxLen(100)),
@@ -63,7 +64,7 @@ func Tools() []tool.Def {
 			Annotations: tool.Write(false), Handler: createOrg,
 		},
 		{
-			Name: "check_org_membership", Toolset: toolset,
+			Name: "check_org_membership", Toolset: Toolset,
 			Description: "Tell whether a user is a member of an organisation",
 			Params:      []tool.Param{org, user}, Annotations: tool.Read(), Handler: checkMembership,
 		},

@@ -24,7 +24,7 @@ func adminTools() []tool.Def {
 	team := tool.Int("team_id", "Team ID (from list_org_teams)", tool.Required(), tool.AtLeast(1))
 	return []tool.Def{
 		{
-			Name: "edit_org", Toolset: toolset,
+			Name: "edit_org", Toolset: Toolset,
 			Description: "Edit an organisation; only the fields given change",
 			Params: []tool.Param{org,
 				tool.Str("full_name", "Display name", tool.MaxLen(100)),
@@ -35,12 +35,12 @@ func adminTools() []tool.Def {
 			Annotations: tool.Destroy(true), Handler: editOrg,
 		},
 		{
-			Name: "delete_org", Toolset: toolset,
+			Name: "delete_org", Toolset: Toolset,
 			Description: "Delete an organisation; it must own no repositories",
 			Params:      []tool.Param{org}, Annotations: tool.Destroy(true), Handler: deleteOrg,
 		},
 		{
-			Name: "create_org_team", Toolset: toolset,
+			Name: "create_org_team", Toolset: Toolset,
 			Description: "Create a team in an organisation",
 			Params: []tool.Param{org,
 				tool.Str("name", "Team name", tool.Required(), tool.MaxLen(255)),
@@ -51,27 +51,27 @@ func adminTools() []tool.Def {
 			Annotations: tool.Write(false), Handler: createTeam,
 		},
 		{
-			Name: "add_team_member", Toolset: toolset,
+			Name: "add_team_member", Toolset: Toolset,
 			Description: "Add a user to a team",
 			Params:      []tool.Param{team, user}, Annotations: tool.Write(true), Handler: addTeamMember,
 		},
 		{
-			Name: "remove_team_member", Toolset: toolset,
+			Name: "remove_team_member", Toolset: Toolset,
 			Description: "Remove a user from a team",
 			Params:      []tool.Param{team, user}, Annotations: tool.Destroy(true), Handler: removeTeamMember,
 		},
 		{
-			Name: "add_team_repo", Toolset: toolset,
+			Name: "add_team_repo", Toolset: Toolset,
 			Description: "Give a team access to one of the organisation's repositories",
 			Params:      []tool.Param{team, org, tool.Repo()}, Annotations: tool.Write(true), Handler: addTeamRepo,
 		},
 		{
-			Name: "remove_team_repo", Toolset: toolset,
+			Name: "remove_team_repo", Toolset: Toolset,
 			Description: "Take a repository away from a team",
 			Params:      []tool.Param{team, org, tool.Repo()}, Annotations: tool.Destroy(true), Handler: removeTeamRepo,
 		},
 		{
-			Name: "remove_org_member", Toolset: toolset,
+			Name: "remove_org_member", Toolset: Toolset,
 			Description: "Remove a user from an organisation and all its teams",
 			Params:      []tool.Param{org, user}, Annotations: tool.Destroy(true), Handler: removeOrgMember,
 		},

@@ -25,17 +25,17 @@ func assetTools() []tool.Def {
 	withID := append(base[:3:3], attachmentID())
 	return []tool.Def{
 		{
-			Name: "list_release_attachments", Toolset: toolset,
+			Name: "list_release_attachments", Toolset: Toolset,
 			Description: "List a release's files",
 			Params:      base, Annotations: tool.Read(), Handler: listAssets,
 		},
 		{
-			Name: "get_release_attachment", Toolset: toolset,
+			Name: "get_release_attachment", Toolset: Toolset,
 			Description: "Release attachment metadata",
 			Params:      withID, Annotations: tool.Read(), Handler: getAsset,
 		},
 		{
-			Name: "download_release_attachment", Toolset: toolset,
+			Name: "download_release_attachment", Toolset: Toolset,
 			Description: "Release attachment metadata and bytes up to 1 MiB (images also as image); larger files: pass offset",
 			Params: append(withID[:4:4],
 				tool.Int("offset", "Start byte", tool.AtLeast(0)),
@@ -43,7 +43,7 @@ func assetTools() []tool.Def {
 			Annotations: tool.Read(), Handler: downloadAsset,
 		},
 		{
-			Name: "create_release_attachment", Toolset: toolset,
+			Name: "create_release_attachment", Toolset: Toolset,
 			Description: "Attach a file to a release",
 			Params: append(base[:3:3],
 				tool.Str("content", "Base64 file", tool.Required(), tool.Secret()),
@@ -52,14 +52,14 @@ func assetTools() []tool.Def {
 			Annotations: tool.Write(false), Handler: createAsset, CLIFile: "content", LargeArgs: true,
 		},
 		{
-			Name: "edit_release_attachment", Toolset: toolset,
+			Name: "edit_release_attachment", Toolset: Toolset,
 			Description: "Rename a release attachment",
 			Params: append(withID[:4:4],
 				tool.Str("name", "New file name", tool.Required())),
 			Annotations: tool.Destroy(true), Handler: editAsset,
 		},
 		{
-			Name: "delete_release_attachment", Toolset: toolset,
+			Name: "delete_release_attachment", Toolset: Toolset,
 			Description: "Delete a release attachment",
 			Params:      withID, Annotations: tool.Destroy(true), Handler: deleteAsset,
 		},

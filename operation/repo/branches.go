@@ -17,33 +17,27 @@ import (
 func historyTools() []tool.Def {
 	return []tool.Def{
 		{
-			Name:        "list_branches",
-			Toolset:     toolset,
+			Name: "list_branches", Toolset: Toolset,
 			Description: "List branches",
 			Params:      []tool.Param{tool.Owner(), tool.Repo(), tool.Page(), tool.Limit()},
-			Annotations: tool.Read(),
-			Handler:     listBranches,
+			Annotations: tool.Read(), Handler: listBranches,
 		},
 		{
-			Name:        "create_branch",
-			Toolset:     toolset,
+			Name: "create_branch", Toolset: Toolset,
 			Description: "Create a branch",
 			Params: []tool.Param{tool.Owner(), tool.Repo(),
 				tool.Str("branch", "New branch name", tool.Required()),
 				tool.Str("from", "Base branch (default: default branch)")},
-			Annotations: tool.Write(false),
-			Handler:     createBranch,
+			Annotations: tool.Write(false), Handler: createBranch,
 		},
 		{
-			Name:        "list_repo_commits",
-			Toolset:     toolset,
+			Name: "list_repo_commits", Toolset: Toolset,
 			Description: "List commits, newest first",
 			Params: []tool.Param{tool.Owner(), tool.Repo(),
 				tool.Str("sha", "Branch, tag or commit"),
 				tool.Str("path", "Path filter"),
 				tool.Page(), tool.Limit()},
-			Annotations: tool.Read(),
-			Handler:     listCommits,
+			Annotations: tool.Read(), Handler: listCommits,
 		},
 	}
 }

@@ -13,22 +13,20 @@ import (
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
 )
 
-const toolset = "repo"
+// Toolset is the repo toolset; every tool of this package is in it.
+var Toolset = tool.Toolset{ID: "repo", Description: "Repositories, branches, commits and files", Default: true}
 
 // Tools returns the repo toolset.
 func Tools() []tool.Def {
 	return append(append([]tool.Def{
 		{
-			Name:        "list_my_repos",
-			Toolset:     toolset,
+			Name: "list_my_repos", Toolset: Toolset,
 			Description: "List repositories the token's user owns or can access",
 			Params:      []tool.Param{tool.Page(), tool.Limit()},
-			Annotations: tool.Read(),
-			Handler:     listMyRepos,
+			Annotations: tool.Read(), Handler: listMyRepos,
 		},
 		{
-			Name:        "create_repo",
-			Toolset:     toolset,
+			Name: "create_repo", Toolset: Toolset,
 			Description: "Create a repository owned by the token's user",
 			Params: []tool.Param{
 				tool.Str("name", "Name of the new repository", tool.Required(), tool.MaxLen(100),
@@ -38,8 +36,7 @@ func Tools() []tool.Def {
 				tool.Bool("auto_init", "Create an initial commit with a README", tool.Default(false)),
 				tool.Str("default_branch", "Name of the default branch when auto_init is set", tool.MaxLen(255)),
 			},
-			Annotations: tool.Write(false),
-			Handler:     createRepo,
+			Annotations: tool.Write(false), Handler: createRepo,
 		},
 	}, historyTools()...), fileTools()...)
 }

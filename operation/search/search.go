@@ -14,7 +14,8 @@ import (
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
 )
 
-const toolset = "search"
+// Toolset is the search toolset; every tool of this package is in it.
+var Toolset = tool.Toolset{ID: "search", Description: "Find repositories, users and teams", Default: true}
 
 // orgPattern is what Forgejo accepts as an organisation name; it also keeps
 // the name from changing the route (the SDK does not escape it).
@@ -25,32 +26,26 @@ func Tools() []tool.Def {
 	query := tool.Str("query", "Text to search for", tool.MaxLen(255))
 	return []tool.Def{
 		{
-			Name:        "search_repos",
-			Toolset:     toolset,
+			Name: "search_repos", Toolset: Toolset,
 			Description: "Search the repositories the token can see by name",
 			Params: []tool.Param{query,
 				tool.Bool("in_description", "Also match the description"),
 				tool.Page(), tool.Limit()},
-			Annotations: tool.Read(),
-			Handler:     searchRepos,
+			Annotations: tool.Read(), Handler: searchRepos,
 		},
 		{
-			Name:        "search_users",
-			Toolset:     toolset,
+			Name: "search_users", Toolset: Toolset,
 			Description: "Search users by login or full name",
 			Params:      []tool.Param{query, tool.Page(), tool.Limit()},
-			Annotations: tool.Read(),
-			Handler:     searchUsers,
+			Annotations: tool.Read(), Handler: searchUsers,
 		},
 		{
-			Name:        "search_org_teams",
-			Toolset:     toolset,
+			Name: "search_org_teams", Toolset: Toolset,
 			Description: "Search an organisation's teams by name",
 			Params: []tool.Param{
 				tool.Str("org", "Organisation name", tool.Required(), tool.MaxLen(100), tool.Match(orgPattern, "letters, digits, '-', '_' and '.' only")),
 				query, tool.Page(), tool.Limit()},
-			Annotations: tool.Read(),
-			Handler:     searchTeams,
+			Annotations: tool.Read(), Handler: searchTeams,
 		},
 	}
 }

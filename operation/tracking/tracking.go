@@ -17,7 +17,8 @@ import (
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
 )
 
-const toolset = "tracking"
+// Toolset is the tracking toolset; every tool of this package is in it.
+var Toolset = tool.Toolset{ID: "tracking", Description: "Tracked time and stopwatches on issues", Default: true}
 
 // Tools returns the tracking toolset.
 func Tools() []tool.Def {
@@ -26,84 +27,64 @@ func Tools() []tool.Def {
 	}
 	return []tool.Def{
 		{
-			Name:        "add_issue_time",
-			Toolset:     toolset,
+			Name: "add_issue_time", Toolset: Toolset,
 			Description: "Record time spent on an issue, in seconds",
 			Params:      issueParams(tool.Int("seconds", "Time spent, in seconds", tool.Required(), tool.Range(1, 10*365*24*3600))),
-			Annotations: tool.Write(false),
-			Handler:     addTime,
+			Annotations: tool.Write(false), Handler: addTime,
 		},
 		{
-			Name:        "list_issue_tracked_times",
-			Toolset:     toolset,
+			Name: "list_issue_tracked_times", Toolset: Toolset,
 			Description: "List the time entries recorded on an issue",
 			Params:      issueParams(tool.Page(), tool.Limit()),
-			Annotations: tool.Read(),
-			Handler:     listIssueTimes,
+			Annotations: tool.Read(), Handler: listIssueTimes,
 		},
 		{
-			Name:        "delete_issue_time_entry",
-			Toolset:     toolset,
+			Name: "delete_issue_time_entry", Toolset: Toolset,
 			Description: "Delete one time entry from an issue",
 			Params:      issueParams(tool.Int("entry_id", "ID of the time entry", tool.Required(), tool.AtLeast(1))),
-			Annotations: tool.Destroy(true),
-			Handler:     deleteTime,
+			Annotations: tool.Destroy(true), Handler: deleteTime,
 		},
 		{
-			Name:        "reset_issue_time",
-			Toolset:     toolset,
+			Name: "reset_issue_time", Toolset: Toolset,
 			Description: "Delete all of your time entries on an issue",
 			Params:      issueParams(),
-			Annotations: tool.Destroy(true),
-			Handler:     resetTime,
+			Annotations: tool.Destroy(true), Handler: resetTime,
 		},
 		{
-			Name:        "list_repo_tracked_times",
-			Toolset:     toolset,
+			Name: "list_repo_tracked_times", Toolset: Toolset,
 			Description: "List the time entries recorded in a repository, optionally of one user",
 			Params: []tool.Param{tool.Owner(), tool.Repo(),
 				tool.Str("user", "Only entries of this login", tool.MaxLen(100)), tool.Page(), tool.Limit()},
-			Annotations: tool.Read(),
-			Handler:     listRepoTimes,
+			Annotations: tool.Read(), Handler: listRepoTimes,
 		},
 		{
-			Name:        "list_my_tracked_times",
-			Toolset:     toolset,
+			Name: "list_my_tracked_times", Toolset: Toolset,
 			Description: "List your own time entries across repositories",
 			Params:      []tool.Param{tool.Page(), tool.Limit()},
-			Annotations: tool.Read(),
-			Handler:     listMyTimes,
+			Annotations: tool.Read(), Handler: listMyTimes,
 		},
 		{
-			Name:        "start_issue_stopwatch",
-			Toolset:     toolset,
+			Name: "start_issue_stopwatch", Toolset: Toolset,
 			Description: "Start your stopwatch on an issue",
 			Params:      issueParams(),
-			Annotations: tool.Write(false),
-			Handler:     stopwatch("start", "start the stopwatch on"),
+			Annotations: tool.Write(false), Handler: stopwatch("start", "start the stopwatch on"),
 		},
 		{
-			Name:        "stop_issue_stopwatch",
-			Toolset:     toolset,
+			Name: "stop_issue_stopwatch", Toolset: Toolset,
 			Description: "Stop your stopwatch on an issue and record the elapsed time",
 			Params:      issueParams(),
-			Annotations: tool.Write(false),
-			Handler:     stopwatch("stop", "stop the stopwatch on"),
+			Annotations: tool.Write(false), Handler: stopwatch("stop", "stop the stopwatch on"),
 		},
 		{
-			Name:        "cancel_issue_stopwatch",
-			Toolset:     toolset,
+			Name: "cancel_issue_stopwatch", Toolset: Toolset,
 			Description: "Discard your running stopwatch on an issue without recording time",
 			Params:      issueParams(),
-			Annotations: tool.Destroy(false),
-			Handler:     stopwatch("cancel", "cancel the stopwatch on"),
+			Annotations: tool.Destroy(false), Handler: stopwatch("cancel", "cancel the stopwatch on"),
 		},
 		{
-			Name:        "list_my_stopwatches",
-			Toolset:     toolset,
+			Name: "list_my_stopwatches", Toolset: Toolset,
 			Description: "List your running stopwatches",
-			Annotations: tool.Read(),
-			Handler:     listStopwatches,
+			Annotations: tool.Read(), Handler: listStopwatches,
 		},
 	}
 }

@@ -20,36 +20,36 @@ func notificationTools() []tool.Def {
 	id := tool.Int("id", "Notification thread ID", tool.Required(), tool.AtLeast(1))
 	return []tool.Def{
 		{
-			Name: "check_notifications", Toolset: "user",
+			Name: "check_notifications", Toolset: Toolset,
 			Description: "List the token user's unread notifications, newest first",
 			Params: []tool.Param{tool.Bool("all", "Include read ones", tool.Default(false)),
 				tool.Page(), tool.Limit()},
 			Annotations: tool.Read(), Handler: listNotifications,
 		},
 		{
-			Name: "list_repo_notifications", Toolset: "user",
+			Name: "list_repo_notifications", Toolset: Toolset,
 			Description: "List the token user's unread notifications about one repository",
 			Params: []tool.Param{tool.Owner(), tool.Repo(),
 				tool.Bool("all", "Include read ones", tool.Default(false)), tool.Page(), tool.Limit()},
 			Annotations: tool.Read(), Handler: listRepoNotifications,
 		},
 		{
-			Name: "get_notification_thread", Toolset: "user",
+			Name: "get_notification_thread", Toolset: Toolset,
 			Description: "Get one notification thread",
 			Params:      []tool.Param{id}, Annotations: tool.Read(), Handler: getNotification,
 		},
 		{
-			Name: "mark_notification_read", Toolset: "user",
+			Name: "mark_notification_read", Toolset: Toolset,
 			Description: "Mark one notification thread as read",
 			Params:      []tool.Param{id}, Annotations: tool.Write(true), Handler: markNotification,
 		},
 		{
-			Name: "mark_all_notifications_read", Toolset: "user",
+			Name: "mark_all_notifications_read", Toolset: Toolset,
 			Description: "Mark all the token user's unread notifications as read",
 			Annotations: tool.Write(true), Handler: markAllNotifications,
 		},
 		{
-			Name: "mark_repo_notifications_read", Toolset: "user",
+			Name: "mark_repo_notifications_read", Toolset: Toolset,
 			Description: "Mark the token user's unread notifications about one repository as read",
 			Params:      []tool.Param{tool.Owner(), tool.Repo()},
 			Annotations: tool.Write(true), Handler: markRepoNotifications,

@@ -17,7 +17,8 @@ import (
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
 )
 
-const toolset = "webhook"
+// Toolset is the webhook toolset; every tool of this package is in it.
+var Toolset = tool.Toolset{ID: "webhook", Description: "Repository webhooks", Default: true}
 
 func hookID() tool.Param {
 	return tool.Int("hook_id", "Webhook ID", tool.Required(), tool.AtLeast(1))
@@ -44,17 +45,17 @@ func Tools() []tool.Def {
 	target := tool.Str("target_url", "URL the forge posts events to", tool.MaxLen(2048))
 	return []tool.Def{
 		{
-			Name: "list_repo_hooks", Toolset: toolset,
+			Name: "list_repo_hooks", Toolset: Toolset,
 			Description: "List a repository's webhooks",
 			Params:      append(base[:2:2], tool.Page(), tool.Limit()), Annotations: tool.Read(), Handler: list,
 		},
 		{
-			Name: "get_repo_hook", Toolset: toolset,
+			Name: "get_repo_hook", Toolset: Toolset,
 			Description: "Get a repository webhook by ID",
 			Params:      withID, Annotations: tool.Read(), Handler: get,
 		},
 		{
-			Name: "create_repo_hook", Toolset: toolset,
+			Name: "create_repo_hook", Toolset: Toolset,
 			Description: "Create a repository webhook",
 			Params: append([]tool.Param{tool.Owner(), tool.Repo(),
 				tool.Str("type", "Webhook type", tool.Default("gitea"), tool.OneOf(hookTypes...)),
@@ -65,18 +66,18 @@ func Tools() []tool.Def {
 			Annotations: tool.Write(false), Handler: create,
 		},
 		{
-			Name: "edit_repo_hook", Toolset: toolset,
+			Name: "edit_repo_hook", Toolset: Toolset,
 			Description: "Edit a repository webhook; only the given fields change",
 			Params:      append(append(withID[:3:3], target), fields()...),
 			Annotations: tool.Destroy(true), Handler: edit,
 		},
 		{
-			Name: "delete_repo_hook", Toolset: toolset,
+			Name: "delete_repo_hook", Toolset: Toolset,
 			Description: "Delete a repository webhook",
 			Params:      withID, Annotations: tool.Destroy(true), Handler: remove,
 		},
 		{
-			Name: "test_repo_hook", Toolset: toolset,
+			Name: "test_repo_hook", Toolset: Toolset,
 			Description: "Queue a test push delivery of a repository webhook",
 			Params:      withID, Annotations: tool.Write(false), Handler: test,
 		},
