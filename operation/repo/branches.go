@@ -95,19 +95,18 @@ func firstLine(msg string) string {
 }
 
 func listBranches(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
-	page, limit := a.Int("page"), a.Int("limit")
 	list, resp, err := c.SDK(ctx).ListRepoBranches(a.String("owner"), a.String("repo"), sdk.ListRepoBranchesOptions{
-		ListOptions: sdk.ListOptions{Page: int(page), PageSize: int(limit)}})
-	if err := forgejo.Fail(resp, err, "list branches of", repoRef(a)); err != nil {
+		ListOptions: tool.ListOptions(a)})
+	if err := forgejo.Fail(resp, err, "list branches of", tool.RepoRef(a)); err != nil {
 		return nil, err
 	}
-	return tool.Items(tool.Map(list, compactBranch), page, forgejo.HasMore(resp, int(page), len(list), int(limit)))
+	return tool.ListResult(a, resp, list, compactBranch)
 }
 
 func createBranch(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
 	b, resp, err := c.SDK(ctx).CreateBranch(a.String("owner"), a.String("repo"), sdk.CreateBranchOption{
 		BranchName: a.String("branch"), OldBranchName: a.String("from")})
-	subject := fmt.Sprintf("branch %s in %s/%s", a.String("branch"), a.String("owner"), a.String("repo"))
+	subject := fmt.Sprintf("branch %s in %s", a.String("branch"), tool.FullName(a))
 	if err := forgejo.Fail(resp, err, "create", subject); err != nil {
 		return nil, err
 	}
@@ -115,16 +114,10 @@ func createBranch(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.Cal
 }
 
 func listCommits(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
-	page, limit := a.Int("page"), a.Int("limit")
 	list, resp, err := c.SDK(ctx).ListRepoCommits(a.String("owner"), a.String("repo"), sdk.ListCommitOptions{
-		ListOptions: sdk.ListOptions{Page: int(page), PageSize: int(limit)},
-		SHA:         a.String("sha"), Path: a.String("path")})
-	if err := forgejo.Fail(resp, err, "list commits of", repoRef(a)); err != nil {
+		ListOptions: tool.ListOptions(a), SHA: a.String("sha"), Path: a.String("path")})
+	if err := forgejo.Fail(resp, err, "list commits of", tool.RepoRef(a)); err != nil {
 		return nil, err
 	}
-	return tool.Items(tool.Map(list, compactCommit), page, forgejo.HasMore(resp, int(page), len(list), int(limit)))
-}
-
-func repoRef(a tool.Args) string {
-	return fmt.Sprintf("repository %s/%s", a.String("owner"), a.String("repo"))
+	return tool.ListResult(a, resp, list, compactCommit)
 }

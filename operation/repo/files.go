@@ -82,7 +82,7 @@ func fileTools() []tool.Def {
 }
 
 func fileRef(a tool.Args, ref string) string {
-	s := fmt.Sprintf("%s in %s/%s", a.String("path"), a.String("owner"), a.String("repo"))
+	s := fmt.Sprintf("%s in %s", a.String("path"), tool.FullName(a))
 	if ref != "" {
 		s += "@" + ref
 	}
@@ -270,9 +270,9 @@ type Entry struct {
 
 func listContents(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
 	dir := strings.Trim(a.String("path"), "/")
-	subject := fmt.Sprintf("directory %s in %s/%s", dir, a.String("owner"), a.String("repo"))
+	subject := fmt.Sprintf("directory %s in %s", dir, tool.FullName(a))
 	if dir == "" {
-		subject = fmt.Sprintf("the root of %s/%s", a.String("owner"), a.String("repo"))
+		subject = "the root of " + tool.FullName(a)
 	}
 	if r := a.String("ref"); r != "" {
 		subject += "@" + r

@@ -29,8 +29,7 @@ func Tools() []tool.Def {
 			Name: "create_repo", Toolset: Toolset,
 			Description: "Create a repository owned by the token's user",
 			Params: []tool.Param{
-				tool.Str("name", "Name of the new repository", tool.Required(), tool.MaxLen(100),
-					tool.Match(namePattern, "letters, digits, '-', '_' and '.' only")),
+				tool.Named("name", "Name of the new repository"),
 				tool.Str("description", "Short description", tool.MaxLen(2048)),
 				tool.Bool("private", "Make the repository private", tool.Default(false)),
 				tool.Bool("auto_init", "Create an initial commit with a README", tool.Default(false)),
@@ -40,8 +39,6 @@ func Tools() []tool.Def {
 		},
 	}, historyTools()...), fileTools()...)
 }
-
-var namePattern = tool.Repo().Pattern
 
 // Repo is the compact shape of a repository.
 type Repo struct {
@@ -66,13 +63,11 @@ func compact(r *sdk.Repository) Repo {
 }
 
 func listMyRepos(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
-	page, limit := a.Int("page"), a.Int("limit")
-	repos, resp, err := c.SDK(ctx).ListMyRepos(sdk.ListReposOptions{
-		ListOptions: sdk.ListOptions{Page: int(page), PageSize: int(limit)}})
+	repos, resp, err := c.SDK(ctx).ListMyRepos(sdk.ListReposOptions{ListOptions: tool.ListOptions(a)})
 	if err := forgejo.Fail(resp, err, "list", "the token user's repositories"); err != nil {
 		return nil, err
 	}
-	return tool.Items(tool.Map(repos, compact), page, forgejo.HasMore(resp, int(page), len(repos), int(limit)))
+	return tool.ListResult(a, resp, repos, compact)
 }
 
 func createRepo(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {

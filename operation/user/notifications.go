@@ -17,7 +17,7 @@ import (
 // notificationTools are the token user's notification tools, part of the
 // user toolset.
 func notificationTools() []tool.Def {
-	id := tool.Int("id", "Notification thread ID", tool.Required(), tool.AtLeast(1))
+	id := tool.ID("id", "Notification thread ID")
 	return []tool.Def{
 		{
 			Name: "check_notifications", Toolset: Toolset,
@@ -101,8 +101,7 @@ func listOptions(a tool.Args) sdk.ListNotificationOptions {
 	if a.Bool("all") {
 		status = append(status, sdk.NotifyStatusRead)
 	}
-	return sdk.ListNotificationOptions{
-		ListOptions: sdk.ListOptions{Page: int(a.Int("page")), PageSize: int(a.Int("limit"))}, Status: status}
+	return sdk.ListNotificationOptions{ListOptions: tool.ListOptions(a), Status: status}
 }
 
 // markOptions turns every unread thread read; pinned ones stay pinned.
@@ -113,26 +112,19 @@ func listNotifications(ctx context.Context, c *forgejo.Client, a tool.Args) (*mc
 	if err := forgejo.Fail(resp, err, "list notifications of", "the token's user"); err != nil {
 		return nil, err
 	}
-	return notificationPage(list, resp, a)
+	return tool.ListResult(a, resp, list, listed)
 }
 
 func listRepoNotifications(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
 	list, resp, err := c.SDK(ctx).ListRepoNotifications(a.String("owner"), a.String("repo"), listOptions(a))
-	if err := forgejo.Fail(resp, err, "list notifications about", repoRef(a)); err != nil {
+	if err := forgejo.Fail(resp, err, "list notifications about", tool.RepoRef(a)); err != nil {
 		return nil, err
 	}
-	return notificationPage(list, resp, a)
+	return tool.ListResult(a, resp, list, listed)
 }
 
-func repoRef(a tool.Args) string {
-	return fmt.Sprintf("repository %s/%s", a.String("owner"), a.String("repo"))
-}
-
-func notificationPage(list []*sdk.NotificationThread, resp *sdk.Response, a tool.Args) (*mcp.CallToolResult, error) {
-	page, limit := a.Int("page"), a.Int("limit")
-	items := tool.Map(list, func(n *sdk.NotificationThread) Notification { return compactNotification(n, false) })
-	return tool.Items(items, page, forgejo.HasMore(resp, int(page), len(list), int(limit)))
-}
+// listed is a thread as lists show it.
+func listed(n *sdk.NotificationThread) Notification { return compactNotification(n, false) }
 
 func getNotification(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
 	n, resp, err := c.SDK(ctx).GetNotification(a.Int("id"))
@@ -163,7 +155,7 @@ func markAllNotifications(ctx context.Context, c *forgejo.Client, _ tool.Args) (
 
 func markRepoNotifications(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
 	list, resp, err := c.SDK(ctx).ReadRepoNotifications(a.String("owner"), a.String("repo"), markOptions)
-	if err := forgejo.Fail(resp, err, "mark as read the notifications about", repoRef(a)); err != nil {
+	if err := forgejo.Fail(resp, err, "mark as read the notifications about", tool.RepoRef(a)); err != nil {
 		return nil, err
 	}
 	return tool.JSON(map[string]int{"marked": len(list)})
