@@ -3,7 +3,6 @@ package issue
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	sdk "codeberg.org/mvdkleijn/forgejo-sdk/forgejo/v3"
@@ -116,35 +115,31 @@ func compactComment(c *sdk.Comment) Comment {
 		Updated: c.Updated, HTMLURL: c.HTMLURL}
 }
 
-func ref(a tool.Args) string {
-	return fmt.Sprintf("issue %s/%s#%d", a.String("owner"), a.String("repo"), a.Int("index"))
-}
-
-func repoRef(a tool.Args) string {
-	return fmt.Sprintf("repository %s/%s", a.String("owner"), a.String("repo"))
-}
-
 func getIssue(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
 	i, resp, err := c.SDK(ctx).GetIssue(a.String("owner"), a.String("repo"), a.Int("index"))
-	if err := forgejo.Fail(resp, err, "get", ref(a)); err != nil {
+	if err := forgejo.Fail(resp, err, "get", tool.IssueRef(a)); err != nil {
 		return nil, err
 	}
 	return tool.JSON(compact(i, true))
 }
 
 func listIssues(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
-	page, limit := a.Int("page"), a.Int("limit")
-	typ := map[string]sdk.IssueType{"issues": sdk.IssueTypeIssue, "pulls": sdk.IssueTypePull}[a.String("type")]
-	list, resp, err := c.SDK(ctx).ListRepoIssues(a.String("owner"), a.String("repo"), sdk.ListIssueOption{
-		ListOptions: sdk.ListOptions{Page: int(page), PageSize: int(limit)},
-		State:       sdk.StateType(a.String("state")), Type: typ,
-		Labels: a.Strings("labels"), KeyWord: a.String("query"),
-	})
-	if err := forgejo.Fail(resp, err, "list issues of", repoRef(a)); err != nil {
+	list, resp, err := c.SDK(ctx).ListRepoIssues(a.String("owner"), a.String("repo"), issueFilter(a))
+	if err := forgejo.Fail(resp, err, "list issues of", tool.RepoRef(a)); err != nil {
 		return nil, err
 	}
-	items := tool.Map(list, func(i *sdk.Issue) Issue { return compact(i, false) })
-	return tool.Items(items, page, forgejo.HasMore(resp, int(page), len(list), int(limit)))
+	return tool.ListResult(a, resp, list, listed)
+}
+
+// listed is an issue as lists show it: without its body.
+func listed(i *sdk.Issue) Issue { return compact(i, false) }
+
+// issueFilter is the list options of list_repo_issues and search_issues:
+// paging, state, type, labels and query.
+func issueFilter(a tool.Args) sdk.ListIssueOption {
+	typ := map[string]sdk.IssueType{"issues": sdk.IssueTypeIssue, "pulls": sdk.IssueTypePull}[a.String("type")]
+	return sdk.ListIssueOption{ListOptions: tool.ListOptions(a), State: sdk.StateType(a.String("state")),
+		Type: typ, Labels: a.Strings("labels"), KeyWord: a.String("query")}
 }
 
 func createIssue(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
@@ -152,26 +147,25 @@ func createIssue(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.Call
 		Title: a.String("title"), Body: a.String("body"), Assignees: a.Strings("assignees"),
 		Milestone: a.Int("milestone"),
 	})
-	if err := forgejo.Fail(resp, err, "create an issue in", repoRef(a)); err != nil {
+	if err := forgejo.Fail(resp, err, "create an issue in", tool.RepoRef(a)); err != nil {
 		return nil, err
 	}
 	return tool.JSON(compact(i, true))
 }
 
 func listComments(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
-	page, limit := a.Int("page"), a.Int("limit")
 	list, resp, err := c.SDK(ctx).ListIssueComments(a.String("owner"), a.String("repo"), a.Int("index"),
-		sdk.ListIssueCommentOptions{ListOptions: sdk.ListOptions{Page: int(page), PageSize: int(limit)}})
-	if err := forgejo.Fail(resp, err, "list comments of", ref(a)); err != nil {
+		sdk.ListIssueCommentOptions{ListOptions: tool.ListOptions(a)})
+	if err := forgejo.Fail(resp, err, "list comments of", tool.IssueRef(a)); err != nil {
 		return nil, err
 	}
-	return tool.Items(tool.Map(list, compactComment), page, forgejo.HasMore(resp, int(page), len(list), int(limit)))
+	return tool.ListResult(a, resp, list, compactComment)
 }
 
 func createComment(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
 	cm, resp, err := c.SDK(ctx).CreateIssueComment(a.String("owner"), a.String("repo"), a.Int("index"),
 		sdk.CreateIssueCommentOption{Body: a.String("body")})
-	if err := forgejo.Fail(resp, err, "comment on", ref(a)); err != nil {
+	if err := forgejo.Fail(resp, err, "comment on", tool.IssueRef(a)); err != nil {
 		return nil, err
 	}
 	return tool.JSON(compactComment(cm))

@@ -20,7 +20,7 @@ func searchTools() []tool.Def {
 			tool.State(),
 			tool.Str("type", "Only issues or only pull requests", tool.Default("issues"), tool.OneOf("issues", "pulls", "all")),
 			tool.Strs("labels", "Only issues with all of these label names"),
-			tool.Str("owner", "Only repositories of this user or organisation", tool.MaxLen(100), tool.Match(orgPattern, "letters, digits, '-', '_' and '.' only")),
+			tool.Owner().Optional().Describe("Only repositories of this user or organisation"),
 			tool.Page(), tool.Limit()},
 		Annotations: tool.Read(), Handler: searchIssues,
 	}}
@@ -34,22 +34,17 @@ type Found struct {
 }
 
 func searchIssues(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
-	page, limit := a.Int("page"), a.Int("limit")
-	typ := map[string]sdk.IssueType{"issues": sdk.IssueTypeIssue, "pulls": sdk.IssueTypePull}[a.String("type")]
-	list, resp, err := c.SDK(ctx).ListIssues(sdk.ListIssueOption{
-		ListOptions: sdk.ListOptions{Page: int(page), PageSize: int(limit)},
-		State:       sdk.StateType(a.String("state")), Type: typ,
-		Labels: a.Strings("labels"), KeyWord: a.String("query"), Owner: a.String("owner"),
-	})
+	opt := issueFilter(a)
+	opt.Owner = a.String("owner")
+	list, resp, err := c.SDK(ctx).ListIssues(opt)
 	if err := forgejo.Fail(resp, err, "search", "issues"); err != nil {
 		return nil, err
 	}
-	items := tool.Map(list, func(i *sdk.Issue) Found {
+	return tool.ListResult(a, resp, list, func(i *sdk.Issue) Found {
 		f := Found{Issue: compact(i, false)}
 		if i.Repository != nil {
 			f.Repo = i.Repository.FullName
 		}
 		return f
 	})
-	return tool.Items(items, page, forgejo.HasMore(resp, int(page), len(list), int(limit)))
 }
