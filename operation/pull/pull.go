@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 
@@ -135,22 +134,16 @@ func branchLabel(head, base *sdk.PRBranchInfo) string {
 }
 
 func ref(a tool.Args) string {
-	return fmt.Sprintf("pull request %s/%s#%d", a.String("owner"), a.String("repo"), a.Int("index"))
-}
-
-func repoRef(a tool.Args) string {
-	return fmt.Sprintf("repository %s/%s", a.String("owner"), a.String("repo"))
+	return fmt.Sprintf("pull request %s#%d", tool.FullName(a), a.Int("index"))
 }
 
 func listPulls(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
-	page, limit := a.Int("page"), a.Int("limit")
 	list, resp, err := c.SDK(ctx).ListRepoPullRequests(a.String("owner"), a.String("repo"), sdk.ListPullRequestsOptions{
-		ListOptions: sdk.ListOptions{Page: int(page), PageSize: int(limit)}, State: sdk.StateType(a.String("state"))})
-	if err := forgejo.Fail(resp, err, "list pull requests of", repoRef(a)); err != nil {
+		ListOptions: tool.ListOptions(a), State: sdk.StateType(a.String("state"))})
+	if err := forgejo.Fail(resp, err, "list pull requests of", tool.RepoRef(a)); err != nil {
 		return nil, err
 	}
-	items := tool.Map(list, func(p *sdk.PullRequest) Pull { return compact(p, false) })
-	return tool.Items(items, page, forgejo.HasMore(resp, int(page), len(list), int(limit)))
+	return tool.ListResult(a, resp, list, func(p *sdk.PullRequest) Pull { return compact(p, false) })
 }
 
 func getPull(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
@@ -164,7 +157,7 @@ func getPull(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallTool
 func createPull(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
 	p, resp, err := c.SDK(ctx).CreatePullRequest(a.String("owner"), a.String("repo"), sdk.CreatePullRequestOption{
 		Head: a.String("head"), Base: a.String("base"), Title: a.String("title"), Body: a.String("body")})
-	subject := fmt.Sprintf("a pull request from %s into %s in %s/%s", a.String("head"), a.String("base"), a.String("owner"), a.String("repo"))
+	subject := fmt.Sprintf("a pull request from %s into %s in %s", a.String("head"), a.String("base"), tool.FullName(a))
 	if err := forgejo.Fail(resp, err, "open", subject); err != nil {
 		if forgejo.IsNotFound(err) { // "a pull request … not found" would mislead
 			return nil, fmt.Errorf("open %s: the repository or one of the branches does not exist (404), or this token cannot see it", subject)
@@ -183,7 +176,7 @@ type Diff struct {
 }
 
 func getDiff(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
-	p, err := forgejo.Path("repos", a.String("owner"), a.String("repo"), "pulls", strconv.FormatInt(a.Int("index"), 10)+".diff")
+	p, err := tool.RepoRoute(a, "pulls", tool.Seg(a, "index")+".diff")
 	if err != nil {
 		return nil, err
 	}
@@ -222,21 +215,19 @@ type File struct {
 }
 
 func listFiles(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
-	page, limit := a.Int("page"), a.Int("limit")
 	list, resp, err := c.SDK(ctx).ListPullRequestFiles(a.String("owner"), a.String("repo"), a.Int("index"),
-		sdk.ListPullRequestFilesOptions{ListOptions: sdk.ListOptions{Page: int(page), PageSize: int(limit)}})
+		sdk.ListPullRequestFilesOptions{ListOptions: tool.ListOptions(a)})
 	if err := forgejo.Fail(resp, err, "list files of", ref(a)); err != nil {
 		return nil, err
 	}
-	items := tool.Map(list, func(f *sdk.ChangedFile) File {
+	return tool.ListResult(a, resp, list, func(f *sdk.ChangedFile) File {
 		return File{Filename: f.Filename, Previous: f.PreviousFilename, Status: f.Status, Additions: f.Additions, Deletions: f.Deletions}
 	})
-	return tool.Items(items, page, forgejo.HasMore(resp, int(page), len(list), int(limit)))
 }
 
 func mergePull(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
 	owner, repo, index := a.String("owner"), a.String("repo"), a.Int("index")
-	p, err := forgejo.Path("repos", owner, repo, "pulls", strconv.FormatInt(index, 10), "merge")
+	p, err := tool.RepoRoute(a, "pulls", tool.Seg(a, "index"), "merge")
 	if err != nil {
 		return nil, err
 	}
