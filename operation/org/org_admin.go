@@ -19,9 +19,8 @@ var teamUnits = []string{"repo.code", "repo.issues", "repo.pulls", "repo.release
 
 // adminTools change organisations: their settings, teams and members.
 func adminTools() []tool.Def {
-	org := named("org", "Organisation name")
-	user := named("user", "User login")
-	team := tool.Int("team_id", "Team ID (from list_org_teams)", tool.Required(), tool.AtLeast(1))
+	org, user := tool.Org(), tool.User()
+	team := tool.ID("team_id", "Team ID (from list_org_teams)")
 	return []tool.Def{
 		{
 			Name: "edit_org", Toolset: Toolset,
@@ -138,13 +137,14 @@ func removeTeamMember(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp
 	return tool.JSON(map[string]any{"team_id": a.Int("team_id"), "user": a.String("user"), "member": false})
 }
 
-func repoRef(a tool.Args) string {
+// teamRepoRef names the organisation repository a team tool acts on.
+func teamRepoRef(a tool.Args) string {
 	return fmt.Sprintf("repository %s/%s", a.String("org"), a.String("repo"))
 }
 
 func addTeamRepo(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
 	resp, err := c.SDK(ctx).AddTeamRepository(a.Int("team_id"), a.String("org"), a.String("repo"))
-	if err := forgejo.Fail(resp, err, "add "+repoRef(a)+" to", teamRef(a)); err != nil {
+	if err := forgejo.Fail(resp, err, "add "+teamRepoRef(a)+" to", teamRef(a)); err != nil {
 		return nil, err
 	}
 	return tool.JSON(map[string]any{"team_id": a.Int("team_id"), "repo": a.String("org") + "/" + a.String("repo"), "access": true})
@@ -152,7 +152,7 @@ func addTeamRepo(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.Call
 
 func removeTeamRepo(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
 	resp, err := c.SDK(ctx).RemoveTeamRepository(a.Int("team_id"), a.String("org"), a.String("repo"))
-	if err := forgejo.Fail(resp, err, "remove "+repoRef(a)+" from", teamRef(a)); err != nil {
+	if err := forgejo.Fail(resp, err, "remove "+teamRepoRef(a)+" from", teamRef(a)); err != nil {
 		return nil, err
 	}
 	return tool.JSON(map[string]any{"team_id": a.Int("team_id"), "repo": a.String("org") + "/" + a.String("repo"), "access": false})

@@ -6,8 +6,6 @@ package tracking
 import (
 	"context"
 	"fmt"
-	"net/url"
-	"strconv"
 	"time"
 
 	sdk "codeberg.org/mvdkleijn/forgejo-sdk/forgejo/v3"
@@ -41,7 +39,7 @@ func Tools() []tool.Def {
 		{
 			Name: "delete_issue_time_entry", Toolset: Toolset,
 			Description: "Delete one time entry from an issue",
-			Params:      issueParams(tool.Int("entry_id", "ID of the time entry", tool.Required(), tool.AtLeast(1))),
+			Params:      issueParams(tool.ID("entry_id", "ID of the time entry")),
 			Annotations: tool.Destroy(true), Handler: deleteTime,
 		},
 		{
@@ -119,35 +117,26 @@ type Stopwatch struct {
 	Started time.Time `json:"started_at"`
 }
 
-func ref(a tool.Args) string {
-	return fmt.Sprintf("issue %s/%s#%d", a.String("owner"), a.String("repo"), a.Int("index"))
-}
-
-func listOpts(a tool.Args) sdk.ListOptions {
-	return sdk.ListOptions{Page: int(a.Int("page")), PageSize: int(a.Int("limit"))}
-}
-
 func addTime(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
 	t, resp, err := c.SDK(ctx).AddTime(a.String("owner"), a.String("repo"), a.Int("index"), sdk.AddTimeOption{Time: a.Int("seconds")})
-	if err := forgejo.Fail(resp, err, "add time to", ref(a)); err != nil {
+	if err := forgejo.Fail(resp, err, "add time to", tool.IssueRef(a)); err != nil {
 		return nil, err
 	}
 	return tool.JSON(compact(t))
 }
 
 func listIssueTimes(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
-	page, limit := a.Int("page"), a.Int("limit")
 	list, resp, err := c.SDK(ctx).ListIssueTrackedTimes(a.String("owner"), a.String("repo"), a.Int("index"),
-		sdk.ListTrackedTimesOptions{ListOptions: listOpts(a)})
-	if err := forgejo.Fail(resp, err, "list tracked times of", ref(a)); err != nil {
+		sdk.ListTrackedTimesOptions{ListOptions: tool.ListOptions(a)})
+	if err := forgejo.Fail(resp, err, "list tracked times of", tool.IssueRef(a)); err != nil {
 		return nil, err
 	}
-	return tool.Items(tool.Map(list, compact), page, forgejo.HasMore(resp, int(page), len(list), int(limit)))
+	return tool.ListResult(a, resp, list, compact)
 }
 
 func deleteTime(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
 	resp, err := c.SDK(ctx).DeleteTime(a.String("owner"), a.String("repo"), a.Int("index"), a.Int("entry_id"))
-	if err := forgejo.Fail(resp, err, "delete", fmt.Sprintf("time entry %d of %s", a.Int("entry_id"), ref(a))); err != nil {
+	if err := forgejo.Fail(resp, err, "delete", fmt.Sprintf("time entry %d of %s", a.Int("entry_id"), tool.IssueRef(a))); err != nil {
 		return nil, err
 	}
 	return tool.Deleted("entry_id", a.Int("entry_id"))
@@ -155,31 +144,28 @@ func deleteTime(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallT
 
 func resetTime(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
 	resp, err := c.SDK(ctx).ResetIssueTime(a.String("owner"), a.String("repo"), a.Int("index"))
-	if err := forgejo.Fail(resp, err, "reset the tracked time of", ref(a)); err != nil {
+	if err := forgejo.Fail(resp, err, "reset the tracked time of", tool.IssueRef(a)); err != nil {
 		return nil, err
 	}
 	return tool.JSON(map[string]any{"reset": true, "issue": a.Int("index")})
 }
 
 func listRepoTimes(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
-	page, limit := a.Int("page"), a.Int("limit")
 	list, resp, err := c.SDK(ctx).ListRepoTrackedTimes(a.String("owner"), a.String("repo"),
-		sdk.ListTrackedTimesOptions{ListOptions: listOpts(a), User: a.String("user")})
-	if err := forgejo.Fail(resp, err, "list tracked times of", fmt.Sprintf("repository %s/%s", a.String("owner"), a.String("repo"))); err != nil {
+		sdk.ListTrackedTimesOptions{ListOptions: tool.ListOptions(a), User: a.String("user")})
+	if err := forgejo.Fail(resp, err, "list tracked times of", tool.RepoRef(a)); err != nil {
 		return nil, err
 	}
-	return tool.Items(tool.Map(list, compact), page, forgejo.HasMore(resp, int(page), len(list), int(limit)))
+	return tool.ListResult(a, resp, list, compact)
 }
 
 // listMyTimes goes raw: the SDK's GetMyTrackedTimes takes no page.
 func listMyTimes(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
-	page, limit := a.Int("page"), a.Int("limit")
 	var list []*sdk.TrackedTime
-	q := url.Values{"page": {strconv.FormatInt(page, 10)}, "limit": {strconv.FormatInt(limit, 10)}}
-	if err := c.DoJSON(ctx, "GET", "/user/times", q, nil, &list); err != nil {
+	if err := c.DoJSON(ctx, "GET", "/user/times", tool.PageQuery(a), nil, &list); err != nil {
 		return nil, forgejo.Relabel(err, "list", "your tracked times")
 	}
-	return tool.Items(tool.Map(list, compact), page, len(list) >= int(limit))
+	return tool.ListResult(a, nil, list, compact)
 }
 
 func stopwatch(action, verb string) tool.Handler {
@@ -195,7 +181,7 @@ func stopwatch(action, verb string) tool.Handler {
 		default:
 			resp, err = c.SDK(ctx).DeleteIssueStopwatch(o, r, i)
 		}
-		if err := forgejo.Fail(resp, err, verb, ref(a)); err != nil {
+		if err := forgejo.Fail(resp, err, verb, tool.IssueRef(a)); err != nil {
 			return nil, err
 		}
 		return tool.JSON(map[string]any{"stopwatch": map[string]string{"start": "started", "stop": "stopped", "cancel": "cancelled"}[action], "issue": i})
