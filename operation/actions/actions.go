@@ -9,9 +9,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"net/url"
 	"path"
-	"strconv"
 	"strings"
 	"time"
 
@@ -34,8 +32,8 @@ const maxLogSkip = 32 << 20
 // Tools returns the actions toolset.
 func Tools() []tool.Def {
 	base := []tool.Param{tool.Owner(), tool.Repo()}
-	runID := tool.Int("run_id", "Workflow run ID (id from list_workflow_runs)", tool.Required(), tool.AtLeast(1))
-	jobID := tool.Int("job_id", "Job ID (id from list_action_run_jobs)", tool.Required(), tool.AtLeast(1))
+	runID := tool.ID("run_id", "Workflow run ID (id from list_workflow_runs)")
+	jobID := tool.ID("job_id", "Job ID (id from list_action_run_jobs)")
 	return []tool.Def{
 		{
 			Name: "list_workflow_runs", Toolset: Toolset,
@@ -134,19 +132,17 @@ func compactRun(r *rawRun) Run {
 	return out
 }
 
-func repoRef(a tool.Args) string { return fmt.Sprintf("%s/%s", a.String("owner"), a.String("repo")) }
-
 func runRef(a tool.Args) string {
-	return fmt.Sprintf("workflow run %d in %s", a.Int("run_id"), repoRef(a))
+	return fmt.Sprintf("workflow run %d in %s", a.Int("run_id"), tool.FullName(a))
 }
 
 func jobRef(a tool.Args) string {
-	return fmt.Sprintf("Actions job %d in %s", a.Int("job_id"), repoRef(a))
+	return fmt.Sprintf("Actions job %d in %s", a.Int("job_id"), tool.FullName(a))
 }
 
 // route is /repos/{owner}/{repo}/actions/{more...}, every segment escaped.
 func route(a tool.Args, more ...string) (string, error) {
-	return forgejo.Path(append([]string{"repos", a.String("owner"), a.String("repo"), "actions"}, more...)...)
+	return tool.RepoRoute(a, append([]string{"actions"}, more...)...)
 }
 
 // disabled rewrites a 404 on a repository-wide Actions route: the
@@ -158,16 +154,12 @@ func disabled(err error, verb, subject string) error {
 	return forgejo.Relabel(err, verb, subject)
 }
 
-func pageQuery(a tool.Args) url.Values {
-	return url.Values{"page": {strconv.FormatInt(a.Int("page"), 10)}, "limit": {strconv.FormatInt(a.Int("limit"), 10)}}
-}
-
 func listRuns(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
 	p, err := route(a, "runs")
 	if err != nil {
 		return nil, err
 	}
-	q := pageQuery(a)
+	q := tool.PageQuery(a)
 	for _, k := range []string{"status", "branch", "event"} {
 		if v := a.String(k); v != "" {
 			q.Set(k, v)
@@ -178,7 +170,7 @@ func listRuns(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToo
 		Total int64     `json:"total_count"`
 	}
 	if err := c.DoJSON(ctx, http.MethodGet, p, q, nil, &list); err != nil {
-		return nil, disabled(err, "list workflow runs of", repoRef(a))
+		return nil, disabled(err, "list workflow runs of", tool.FullName(a))
 	}
 	items := make([]Run, 0, len(list.Runs))
 	for _, r := range list.Runs {
@@ -191,7 +183,7 @@ func listRuns(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToo
 }
 
 func getRun(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
-	p, err := route(a, "runs", strconv.FormatInt(a.Int("run_id"), 10))
+	p, err := route(a, "runs", tool.Seg(a, "run_id"))
 	if err != nil {
 		return nil, err
 	}
@@ -257,7 +249,7 @@ func compactJob(j *rawJob) Job {
 }
 
 func listJobs(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
-	p, err := route(a, "runs", strconv.FormatInt(a.Int("run_id"), 10), "jobs")
+	p, err := route(a, "runs", tool.Seg(a, "run_id"), "jobs")
 	if err != nil {
 		return nil, err
 	}
@@ -265,7 +257,7 @@ func listJobs(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToo
 		Jobs  []*rawJob `json:"jobs"`
 		Total int64     `json:"total_count"`
 	}
-	if err := c.DoJSON(ctx, http.MethodGet, p, pageQuery(a), nil, &list); err != nil {
+	if err := c.DoJSON(ctx, http.MethodGet, p, tool.PageQuery(a), nil, &list); err != nil {
 		return nil, forgejo.Relabel(err, "list jobs of", runRef(a))
 	}
 	items := make([]Job, 0, len(list.Jobs))
@@ -288,7 +280,7 @@ type Log struct {
 }
 
 func getLogs(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
-	id := strconv.FormatInt(a.Int("job_id"), 10)
+	id := tool.Seg(a, "job_id")
 	p, err := route(a, "jobs", id, "logs")
 	if err != nil {
 		return nil, err
@@ -323,7 +315,7 @@ func getLogs(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallTool
 // notStarted explains a 404 from the logs route: Gitea answers 404 both for
 // a missing job and for one no runner has started yet.
 func notStarted(ctx context.Context, c *forgejo.Client, a tool.Args, logErr error) error {
-	p, err := route(a, "jobs", strconv.FormatInt(a.Int("job_id"), 10))
+	p, err := route(a, "jobs", tool.Seg(a, "job_id"))
 	if err != nil {
 		return err
 	}
@@ -356,7 +348,7 @@ func dispatch(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToo
 	if len(inputs) > 0 {
 		body["inputs"] = inputs
 	}
-	subject := fmt.Sprintf("workflow %s on %s in %s", wf, a.String("ref"), repoRef(a))
+	subject := fmt.Sprintf("workflow %s on %s in %s", wf, a.String("ref"), tool.FullName(a))
 	if err := c.DoJSON(ctx, http.MethodPost, p, nil, body, nil); err != nil {
 		return nil, forgejo.Relabel(err, "dispatch", subject)
 	}

@@ -104,12 +104,8 @@ func compact(b *sdk.BranchProtection) Rule {
 	return r
 }
 
-func repoRef(a tool.Args) string {
-	return fmt.Sprintf("repository %s/%s", a.String("owner"), a.String("repo"))
-}
-
 func ruleRef(a tool.Args) string {
-	return fmt.Sprintf("branch protection %s in %s/%s", a.String("rule_name"), a.String("owner"), a.String("repo"))
+	return fmt.Sprintf("branch protection %s in %s", a.String("rule_name"), tool.FullName(a))
 }
 
 // checkName refuses a rule name that cannot be one route segment: the SDK
@@ -129,7 +125,7 @@ func list(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolRes
 	// The forge ignores paging here and returns every rule.
 	rules, resp, err := c.SDK(ctx).ListBranchProtections(a.String("owner"), a.String("repo"),
 		sdk.ListBranchProtectionsOptions{})
-	if err := forgejo.Fail(resp, err, "list branch protections of", repoRef(a)); err != nil {
+	if err := forgejo.Fail(resp, err, "list branch protections of", tool.RepoRef(a)); err != nil {
 		return nil, err
 	}
 	return tool.JSON(tool.Map(rules, compact))

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"strconv"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -146,38 +145,30 @@ func compact(p *rawPage, withContent bool) (Page, error) {
 	return out, nil
 }
 
-func repoRef(a tool.Args) string {
-	return fmt.Sprintf("the wiki of %s/%s", a.String("owner"), a.String("repo"))
-}
+func wikiRef(a tool.Args) string { return "the wiki of " + tool.FullName(a) }
 
 func pageRef(a tool.Args, name string) string {
-	return fmt.Sprintf("wiki page %q in %s/%s", name, a.String("owner"), a.String("repo"))
+	return fmt.Sprintf("wiki page %q in %s", name, tool.FullName(a))
 }
 
 // route is /repos/{owner}/{repo}/wiki/{more...}, every segment escaped.
 func route(a tool.Args, more ...string) (string, error) {
-	return forgejo.Path(append([]string{"repos", a.String("owner"), a.String("repo"), "wiki"}, more...)...)
+	return tool.RepoRoute(a, append([]string{"wiki"}, more...)...)
 }
 
 func listPages(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
-	page, limit := a.Int("page"), a.Int("limit")
 	p, err := route(a, "pages")
 	if err != nil {
 		return nil, err
 	}
-	q := url.Values{"page": {strconv.FormatInt(page, 10)}, "limit": {strconv.FormatInt(limit, 10)}}
 	var list []*rawPage
-	if err := c.DoJSON(ctx, http.MethodGet, p, q, nil, &list); err != nil {
-		return nil, forgejo.Relabel(err, "list pages of", repoRef(a))
+	if err := c.DoJSON(ctx, http.MethodGet, p, tool.PageQuery(a), nil, &list); err != nil {
+		return nil, forgejo.Relabel(err, "list pages of", wikiRef(a))
 	}
-	items := make([]Page, 0, len(list))
-	for _, rp := range list {
-		if rp != nil {
-			pg, _ := compact(rp, false)
-			items = append(items, pg)
-		}
-	}
-	return tool.Items(items, page, int64(len(list)) >= limit)
+	return tool.ListResult(a, nil, list, func(rp *rawPage) Page {
+		pg, _ := compact(rp, false)
+		return pg
+	})
 }
 
 func getPage(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
@@ -272,7 +263,7 @@ func listRevisions(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.Ca
 		Commits []*rawCommit `json:"commits"`
 		Count   int64        `json:"count"`
 	}
-	q := url.Values{"page": {strconv.FormatInt(page, 10)}}
+	q := url.Values{"page": {tool.Seg(a, "page")}}
 	if err := c.DoJSON(ctx, http.MethodGet, p, q, nil, &res); err != nil {
 		return nil, forgejo.Relabel(err, "list revisions of", pageRef(a, name))
 	}
