@@ -140,7 +140,7 @@ func TestE2EReadOnlyAndToolsets(t *testing.T) {
 	}
 	var want []string
 	for _, d := range operation.All() {
-		if d.Annotations.ReadOnly && (d.Toolset == "issue" || d.Toolset == "user") {
+		if d.Annotations.ReadOnly && (d.Toolset.ID == "issue" || d.Toolset.ID == "user") {
 			want = append(want, d.Name)
 		}
 	}

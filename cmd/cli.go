@@ -210,7 +210,7 @@ func printList(w io.Writer, defs []tool.Def, output string) int {
 		}
 		list := make([]entry, len(defs))
 		for i, d := range defs {
-			list[i] = entry{d.Name, d.Toolset, d.Description, d.Annotations.ReadOnly, d.Annotations.Destructive}
+			list[i] = entry{d.Name, d.Toolset.ID, d.Description, d.Annotations.ReadOnly, d.Annotations.Destructive}
 		}
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")

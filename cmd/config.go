@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"codeberg.org/forgejo-mcp/forgejo-mcp/operation"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/stdio"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
@@ -62,7 +63,7 @@ func (c *Config) registerFlags(fs *pflag.FlagSet, env Env) {
 	fs.StringVar(&c.UserAgent, "user-agent", envOr(env, "FORGEJO_USER_AGENT", version.UserAgent()), "User-Agent sent to the forge (env FORGEJO_USER_AGENT)")
 	fs.StringVar(&c.LogLevel, "log-level", envOr(env, "FORGEJO_MCP_LOG_LEVEL", "info"), "log level on stderr: debug, info, warn or error")
 	fs.StringVar(&c.Transport, "transport", envOr(env, "FORGEJO_MCP_TRANSPORT", "stdio"), "MCP transport: stdio or http")
-	fs.StringVar(&c.Toolsets, "toolsets", env("FORGEJO_MCP_TOOLSETS"), "comma-separated toolsets to offer (default all)")
+	fs.StringVar(&c.Toolsets, "toolsets", env("FORGEJO_MCP_TOOLSETS"), "comma-separated toolsets to offer (default all):"+operation.ToolsetHelp(operation.All()))
 	fs.StringVar(&c.Tools, "tools", env("FORGEJO_MCP_TOOLS"), "comma-separated allow-list of tool names")
 	fs.StringVar(&c.ExcludeTools, "exclude-tools", env("FORGEJO_MCP_EXCLUDE_TOOLS"), "comma-separated tool names to leave out")
 	fs.BoolVar(&c.ReadOnly, "read-only", env("FORGEJO_MCP_READ_ONLY") == "true", "offer only read-only tools")

@@ -74,7 +74,7 @@ func TestHardeningFlags(t *testing.T) {
 }
 
 func TestInsecureWarnsLoudly(t *testing.T) {
-	c, err := parseHardeningConfig(t, map[string]string{"FORGEJO_URL": "https://forge.example"}, "--insecure-skip-verify")
+	c, err := parseHardeningConfig(t, map[string]string{"FORGEJO_URL": "https://forge.example", "FORGEJO_ACCESS_TOKEN": "t0ken"}, "--insecure-skip-verify")
 	require.NoError(t, err)
 	var logs bytes.Buffer
 	r := c.runner(slog.New(slog.NewTextHandler(&logs, nil)))

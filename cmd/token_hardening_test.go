@@ -42,7 +42,7 @@ func validArgs(t *testing.T, d tool.Def) map[string]any {
 		case p.Type == tool.TypeList:
 			candidates = []any{[]any{"x"}}
 		default:
-			candidates = []any{base64.StdEncoding.EncodeToString([]byte("hello")), "o1", "main", "docs/readme.md", "hello.txt", "x"}
+			candidates = []any{base64.StdEncoding.EncodeToString([]byte("hello")), "o1", "main", "docs/readme.md", "hello.txt", "x", "2026-01-02"}
 			if p.Name == d.CLIFile || p.Name == "content" {
 				candidates = candidates[:1]
 			} else {

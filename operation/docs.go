@@ -20,7 +20,23 @@ const (
 // ToolTable renders the README's tool table from the inventory.
 func ToolTable(defs []tool.Def) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d tools in %d toolsets.\n\n", len(defs), len(tool.Toolsets(defs)))
+	sets := tool.ToolsetsOf(defs)
+	fmt.Fprintf(&b, "%d tools in %d toolsets.\n\n", len(defs), len(sets))
+	b.WriteString("| Toolset | Tools | Default | Description |\n|---|---|---|---|\n")
+	for _, ts := range sets {
+		n := 0
+		for _, d := range defs {
+			if d.Toolset.ID == ts.ID {
+				n++
+			}
+		}
+		def := "no"
+		if ts.Default {
+			def = "yes"
+		}
+		fmt.Fprintf(&b, "| %s | %d | %s | %s |\n", ts.ID, n, def, ts.Description)
+	}
+	b.WriteString("\n")
 	b.WriteString("| Tool | Toolset | Kind | Parameters | Description |\n|---|---|---|---|---|\n")
 	for _, d := range defs {
 		var ps []string
@@ -33,6 +49,15 @@ func ToolTable(defs []tool.Def) string {
 		}
 		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s |\n", d.Name, d.Toolset,
 			tool.AnnotationSummary(d.Annotations), strings.Join(ps, " "), d.Description)
+	}
+	return b.String()
+}
+
+// ToolsetHelp lists the toolsets of defs, one a line, for --toolsets help.
+func ToolsetHelp(defs []tool.Def) string {
+	var b strings.Builder
+	for _, ts := range tool.ToolsetsOf(defs) {
+		fmt.Fprintf(&b, "\n  %-18s %s", ts.ID, ts.Description)
 	}
 	return b.String()
 }

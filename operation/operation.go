@@ -31,6 +31,7 @@ func All() []tool.Def {
 		pull.Tools(),
 		attachment.Tools(),
 		release.Tools(),
+		attachment.ReleaseTools(release.Toolset),
 		wiki.Tools(),
 		org.Tools(),
 		search.Tools(),

@@ -25,7 +25,7 @@ func TestInventoryIsWellFormed(t *testing.T) {
 			assert.False(t, seen[d.Name], "unique name")
 			seen[d.Name] = true
 			assert.Regexp(t, snakeCase, d.Name)
-			assert.NotEmpty(t, d.Toolset)
+			assert.NotEmpty(t, d.Toolset.ID)
 			assert.NotEmpty(t, d.Description)
 			assert.NotNil(t, d.Handler)
 			assert.False(t, d.Annotations.ReadOnly && d.Annotations.Destructive, "read-only tools cannot be destructive")
@@ -39,6 +39,28 @@ func TestInventoryIsWellFormed(t *testing.T) {
 			_, err := d.Parse(sampleArgs(d))
 			assert.NoError(t, err, "required arguments alone are enough")
 		})
+	}
+}
+
+// TestToolsetsAreDeclaredOnce checks that every tool of a toolset carries
+// the same metadata (one declaration per package, not a string per tool),
+// and that --toolsets help lists each with its description.
+func TestToolsetsAreDeclaredOnce(t *testing.T) {
+	byID := map[string]tool.Toolset{}
+	for _, d := range operation.All() {
+		if first, ok := byID[d.Toolset.ID]; ok {
+			assert.Equal(t, first, d.Toolset, "%s: one toolset value per ID", d.Name)
+			continue
+		}
+		byID[d.Toolset.ID] = d.Toolset
+		assert.Regexp(t, `^[a-z]+(-[a-z]+)*$`, d.Toolset.ID)
+		assert.NotEmpty(t, d.Toolset.Description, "toolset %s has a description", d.Toolset.ID)
+		assert.True(t, d.Toolset.Default, "every toolset is in the default set for now")
+	}
+	assert.Len(t, tool.ToolsetsOf(operation.All()), len(byID))
+	help := operation.ToolsetHelp(operation.All())
+	for id, ts := range byID {
+		assert.Regexp(t, `(?m)^  `+regexp.QuoteMeta(id)+` +`+regexp.QuoteMeta(ts.Description)+`$`, help)
 	}
 }
 

@@ -1,8 +1,10 @@
-// Package attachment has the tools for files attached to issues and issue
-// comments: list, get, download, upload, rename and delete, twelve tools in
-// two sets of six. forgejo-sdk has no calls for these routes, so every
-// request goes through pkg/forgejo's raw HTTP helpers (DoJSON, DoMultipart,
-// DoRaw); this package never builds an HTTP request itself.
+// Package attachment has the tools for files attached to issues, issue
+// comments and releases: list, get, download, upload, rename and delete, one
+// set of six per scope (the parent's kind), all from one model. forgejo-sdk
+// has no calls for the issue and comment routes, so every request goes
+// through pkg/forgejo's raw HTTP helpers (DoJSON, DoMultipart, DoRaw); this
+// package never builds an HTTP request itself. The release files are in the
+// release toolset (ReleaseTools), the others in this package's own.
 //
 // The motivating case: a user attaches a PDF or a screenshot to an issue in
 // the web UI. GET of the issue does not show it; these tools let an agent
@@ -16,7 +18,6 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
-	"strconv"
 	"strings"
 	"unicode"
 
@@ -24,7 +25,9 @@ import (
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
 )
 
-const toolset = "attachment"
+// Toolset is the attachment toolset: the issue and comment files (the
+// release files are in the release toolset).
+var Toolset = tool.Toolset{ID: "attachment", Description: "Files attached to issues and issue comments", Default: true}
 
 // MaxInlineDownloadBytes is the largest file a download returns inline, and
 // the largest window of a ranged download. Every byte lands in the agent's
@@ -41,12 +44,14 @@ const maxSkipBytes = 64 << 20
 // any other name makes Gitea answer 500.
 const uploadField = "attachment"
 
-// scope is what differs between the issue and the comment tools: the
+// scope is what differs between the issue, comment and release tools: the
 // parent's id parameter, its route and the words in messages.
 type scope struct {
-	noun    string // in tool names: "issue" or "comment"
+	noun    string // in tool names: "issue", "comment" or "release"
 	what    string // in descriptions: "an issue or PR", "an issue comment"
 	owns    string // possessive: "an issue's or PR's"
+	item    string // one file, capitalised: "Attachment", "Release attachment"
+	anItem  string // one file with its article: "an attachment"
 	idParam tool.Param
 	// parent is the route of the attachments' parent, as segments for
 	// forgejo.Path; its attachments are below it at "assets".
@@ -55,25 +60,34 @@ type scope struct {
 	subject func(a tool.Args) string
 }
 
+// repoSegments is the route of the repository the arguments name.
+func repoSegments(a tool.Args, more ...string) []string {
+	return slices.Concat([]string{"repos", a.String("owner"), a.String("repo")}, more)
+}
+
 var issueScope = scope{
 	noun: "issue", what: "an issue or PR", owns: "an issue's or PR's",
+	item: "Attachment", anItem: "an attachment",
 	idParam: tool.Index(),
-	parent: func(a tool.Args) []string {
-		return []string{"repos", a.String("owner"), a.String("repo"), "issues", strconv.FormatInt(a.Int("index"), 10)}
-	},
-	subject: func(a tool.Args) string {
-		return fmt.Sprintf("issue %s/%s#%d", a.String("owner"), a.String("repo"), a.Int("index"))
-	},
+	parent:  func(a tool.Args) []string { return repoSegments(a, "issues", tool.Seg(a, "index")) },
+	subject: tool.IssueRef,
 }
 
 var commentScope = scope{
 	noun: "comment", what: "an issue comment", owns: "an issue comment's",
-	idParam: tool.Int("comment_id", "Comment ID", tool.Required(), tool.AtLeast(1)),
-	parent: func(a tool.Args) []string {
-		return []string{"repos", a.String("owner"), a.String("repo"), "issues", "comments", strconv.FormatInt(a.Int("comment_id"), 10)}
-	},
+	item: "Attachment", anItem: "an attachment",
+	idParam: tool.CommentID(),
+	parent:  func(a tool.Args) []string { return repoSegments(a, "issues", "comments", tool.Seg(a, "comment_id")) },
+	subject: tool.CommentRef,
+}
+
+var releaseScope = scope{
+	noun: "release", what: "a release", owns: "a release's",
+	item: "Release attachment", anItem: "a release attachment",
+	idParam: tool.ReleaseID(),
+	parent:  func(a tool.Args) []string { return repoSegments(a, "releases", tool.Seg(a, "release_id")) },
 	subject: func(a tool.Args) string {
-		return fmt.Sprintf("comment %d in %s/%s", a.Int("comment_id"), a.String("owner"), a.String("repo"))
+		return fmt.Sprintf("release %d in %s", a.Int("release_id"), tool.FullName(a))
 	},
 }
 
@@ -88,14 +102,19 @@ func (s scope) assets(a tool.Args) (string, error) { return s.route(a, "assets")
 
 // attachment is the route of the one attachment the arguments name.
 func (s scope) attachment(a tool.Args) (string, error) {
-	return s.route(a, "assets", strconv.FormatInt(a.Int("attachment_id"), 10))
+	return s.route(a, "assets", tool.Seg(a, "attachment_id"))
 }
 
 // Tools returns the attachment toolset: six issue tools, then their six
 // comment twins.
 func Tools() []tool.Def {
-	return append(issueScope.tools(), commentScope.tools()...)
+	return append(issueScope.tools(Toolset), commentScope.tools(Toolset)...)
 }
+
+// ReleaseTools returns the six release attachment tools, in toolset ts (the
+// release toolset: operation.All puts them there, so neither package
+// imports the other).
+func ReleaseTools(ts tool.Toolset) []tool.Def { return releaseScope.tools(ts) }
 
 func (s scope) name(verb string) string {
 	if verb == "list" {
@@ -104,33 +123,32 @@ func (s scope) name(verb string) string {
 	return verb + "_" + s.noun + "_attachment"
 }
 
-func (s scope) tools() []tool.Def {
+func (s scope) tools(ts tool.Toolset) []tool.Def {
 	// Descriptions are short on purpose: every session pays for tools/list.
-	attachmentID := tool.Int("attachment_id", "Attachment ID", tool.Required(), tool.AtLeast(1))
 	base := []tool.Param{tool.Owner(), tool.Repo(), s.idParam}
 	// slices.Concat always copies: the definitions must not share arrays.
-	withID := slices.Concat(base, []tool.Param{attachmentID})
+	withID := slices.Concat(base, []tool.Param{tool.AttachmentID()})
 	return []tool.Def{
 		{
-			Name: s.name("list"), Toolset: toolset,
+			Name: s.name("list"), Toolset: ts,
 			Description: fmt.Sprintf("List %s files", s.owns),
 			Params:      base, Annotations: tool.Read(), Handler: s.list,
 		},
 		{
-			Name: s.name("get"), Toolset: toolset,
-			Description: "Attachment metadata",
+			Name: s.name("get"), Toolset: ts,
+			Description: s.item + " metadata",
 			Params:      withID, Annotations: tool.Read(), Handler: s.get,
 		},
 		{
-			Name: s.name("download"), Toolset: toolset,
-			Description: "Attachment metadata and bytes up to 1 MiB (images also as image); larger files: pass offset",
+			Name: s.name("download"), Toolset: ts,
+			Description: s.item + " metadata and bytes up to 1 MiB (images also as image); larger files: pass offset",
 			Params: slices.Concat(withID, []tool.Param{
 				tool.Int("offset", "Start byte", tool.AtLeast(0)),
 				tool.Int("max_bytes", "Window size", tool.Range(1, MaxInlineDownloadBytes))}),
 			Annotations: tool.Read(), Handler: s.download,
 		},
 		{
-			Name: s.name("create"), Toolset: toolset,
+			Name: s.name("create"), Toolset: ts,
 			Description: fmt.Sprintf("Attach a file to %s", s.what),
 			Params: slices.Concat(base, []tool.Param{
 				tool.Str("content", "Base64 file", tool.Required(), tool.Secret()),
@@ -139,15 +157,15 @@ func (s scope) tools() []tool.Def {
 			Annotations: tool.Write(false), Handler: s.create, CLIFile: "content", LargeArgs: true,
 		},
 		{
-			Name: s.name("edit"), Toolset: toolset,
-			Description: "Rename an attachment",
+			Name: s.name("edit"), Toolset: ts,
+			Description: "Rename " + s.anItem,
 			Params: slices.Concat(withID, []tool.Param{
 				tool.Str("name", "New file name", tool.Required())}),
 			Annotations: tool.Destroy(true), Handler: s.edit,
 		},
 		{
-			Name: s.name("delete"), Toolset: toolset,
-			Description: "Delete an attachment",
+			Name: s.name("delete"), Toolset: ts,
+			Description: "Delete " + s.anItem,
 			Params:      withID, Annotations: tool.Destroy(true), Handler: s.delete,
 		},
 	}
@@ -161,11 +179,11 @@ func (s scope) fail(ctx context.Context, c *forgejo.Client, a tool.Args, err err
 	if !forgejo.IsNotFound(err) {
 		return forgejo.Relabel(err, verb, subject)
 	}
-	repo := fmt.Sprintf("repository %s/%s", a.String("owner"), a.String("repo"))
+	repo := tool.RepoRef(a)
 	for _, probe := range []struct {
 		segments []string
 		subject  string
-	}{{[]string{"repos", a.String("owner"), a.String("repo")}, repo}, {s.parent(a), subject}} {
+	}{{repoSegments(a), repo}, {s.parent(a), subject}} {
 		route, perr := forgejo.Path(probe.segments...)
 		if perr != nil {
 			return forgejo.Relabel(err, verb, subject)

@@ -14,8 +14,9 @@ import (
 )
 
 func TestToolDefinitions(t *testing.T) {
-	defs := attachment.Tools()
-	require.Len(t, defs, 12)
+	release := tool.Toolset{ID: "release"}
+	defs := append(attachment.Tools(), attachment.ReleaseTools(release)...)
+	require.Len(t, defs, 18)
 	want := map[string]struct {
 		kind   string
 		params string
@@ -27,13 +28,14 @@ func TestToolDefinitions(t *testing.T) {
 		"edit_%s_attachment":     {"destructive, idempotent", "owner repo ID attachment_id name"},
 		"delete_%s_attachment":   {"destructive, idempotent", "owner repo ID attachment_id"},
 	}
-	for _, scope := range []struct{ noun, id string }{{"issue", "index"}, {"comment", "comment_id"}} {
+	for _, scope := range []struct{ noun, id, toolset string }{
+		{"issue", "index", "attachment"}, {"comment", "comment_id", "attachment"}, {"release", "release_id", "release"}} {
 		for pattern, w := range want {
 			name := strings.Replace(pattern, "%s", scope.noun, 1)
 			t.Run(name, func(t *testing.T) {
 				d, ok := tool.Find(defs, name)
 				require.True(t, ok)
-				assert.Equal(t, "attachment", d.Toolset)
+				assert.Equal(t, scope.toolset, d.Toolset.ID)
 				assert.Equal(t, w.kind, tool.AnnotationSummary(d.Annotations))
 				assert.Equal(t, strings.Replace(w.params, "ID", scope.id, 1), strings.Join(d.ParamNames(), " "))
 				isCreate := strings.HasPrefix(name, "create_")

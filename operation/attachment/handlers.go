@@ -19,7 +19,9 @@ import (
 
 // The DTO is forgejo-sdk's Attachment: the issue, comment and release
 // attachment JSON are the same seven fields, and reusing the SDK's struct
-// means a field the SDK renames breaks the build, not the tools.
+// means a field the SDK renames breaks the build, not the tools. The release
+// routes go through DoJSON like the others (not the SDK's release calls), so
+// all three scopes fail and probe alike.
 
 func (s scope) list(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
 	route, err := s.assets(a)
@@ -63,7 +65,7 @@ func (s scope) create(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp
 	if err != nil {
 		return nil, err
 	}
-	att, err := Upload(ctx, c, a, route, func(err error) error {
+	att, err := upload(ctx, c, a, route, func(err error) error {
 		return s.fail(ctx, c, a, err, fmt.Sprintf("attach %s to", a.String("filename")))
 	})
 	if err != nil {
@@ -72,12 +74,12 @@ func (s scope) create(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp
 	return tool.JSON(att)
 }
 
-// Upload posts the file that a create tool call's content, filename and
+// upload posts the file that a create tool call's content, filename and
 // mime_type arguments describe to route, an attachment collection
 // ("…/assets"). The arguments are checked first, so a bad upload is
 // refused with a message saying why; a forge error goes through fail, which
-// phrases it for the agent. Release attachments are uploaded through it too.
-func Upload(ctx context.Context, c *forgejo.Client, a tool.Args, route string, fail func(error) error) (*sdk.Attachment, error) {
+// phrases it for the agent.
+func upload(ctx context.Context, c *forgejo.Client, a tool.Args, route string, fail func(error) error) (*sdk.Attachment, error) {
 	filename := a.String("filename")
 	if err := CheckName("filename", filename); err != nil {
 		return nil, err

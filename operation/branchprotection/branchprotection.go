@@ -14,7 +14,8 @@ import (
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
 )
 
-const toolset = "branch-protection"
+// Toolset is the branch-protection toolset; every tool of this package is in it.
+var Toolset = tool.Toolset{ID: "branch-protection", Description: "Branch protection rules", Default: true}
 
 func ruleName() tool.Param {
 	return tool.Str("rule_name", "Protected branch name or glob pattern, e.g. main or release/*",
@@ -39,27 +40,27 @@ func Tools() []tool.Def {
 	withName := append(base[:2:2], ruleName())
 	return []tool.Def{
 		{
-			Name: "list_branch_protections", Toolset: toolset,
+			Name: "list_branch_protections", Toolset: Toolset,
 			Description: "List a repository's branch protection rules",
 			Params:      base, Annotations: tool.Read(), Handler: list,
 		},
 		{
-			Name: "get_branch_protection", Toolset: toolset,
+			Name: "get_branch_protection", Toolset: Toolset,
 			Description: "Get a branch protection rule by name",
 			Params:      withName, Annotations: tool.Read(), Handler: get,
 		},
 		{
-			Name: "create_branch_protection", Toolset: toolset,
+			Name: "create_branch_protection", Toolset: Toolset,
 			Description: "Protect a branch or branch pattern",
 			Params:      append(withName[:3:3], fields()...), Annotations: tool.Write(false), Handler: create,
 		},
 		{
-			Name: "edit_branch_protection", Toolset: toolset,
+			Name: "edit_branch_protection", Toolset: Toolset,
 			Description: "Edit a branch protection rule; only the given fields change",
 			Params:      append(withName[:3:3], fields()...), Annotations: tool.Destroy(true), Handler: edit,
 		},
 		{
-			Name: "delete_branch_protection", Toolset: toolset,
+			Name: "delete_branch_protection", Toolset: Toolset,
 			Description: "Delete a branch protection rule; the branch stays",
 			Params:      withName, Annotations: tool.Destroy(true), Handler: remove,
 		},
@@ -103,12 +104,8 @@ func compact(b *sdk.BranchProtection) Rule {
 	return r
 }
 
-func repoRef(a tool.Args) string {
-	return fmt.Sprintf("repository %s/%s", a.String("owner"), a.String("repo"))
-}
-
 func ruleRef(a tool.Args) string {
-	return fmt.Sprintf("branch protection %s in %s/%s", a.String("rule_name"), a.String("owner"), a.String("repo"))
+	return fmt.Sprintf("branch protection %s in %s", a.String("rule_name"), tool.FullName(a))
 }
 
 // checkName refuses a rule name that cannot be one route segment: the SDK
@@ -128,7 +125,7 @@ func list(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolRes
 	// The forge ignores paging here and returns every rule.
 	rules, resp, err := c.SDK(ctx).ListBranchProtections(a.String("owner"), a.String("repo"),
 		sdk.ListBranchProtectionsOptions{})
-	if err := forgejo.Fail(resp, err, "list branch protections of", repoRef(a)); err != nil {
+	if err := forgejo.Fail(resp, err, "list branch protections of", tool.RepoRef(a)); err != nil {
 		return nil, err
 	}
 	return tool.JSON(tool.Map(rules, compact))

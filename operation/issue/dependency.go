@@ -3,8 +3,6 @@ package issue
 import (
 	"context"
 	"fmt"
-	"net/url"
-	"strconv"
 
 	sdk "codeberg.org/mvdkleijn/forgejo-sdk/forgejo/v3"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -16,39 +14,31 @@ import (
 // dependencyTools returns the issue dependency tools; Tools includes them.
 // forgejo-sdk has no dependency calls, so they go through DoJSON.
 func dependencyTools() []tool.Def {
-	dep := tool.Int("dependency", "Number of the blocking issue in the same repository", tool.Required(), tool.AtLeast(1))
+	dep := tool.ID("dependency", "Number of the blocking issue in the same repository")
 	return []tool.Def{
 		{
-			Name:        "list_issue_dependencies",
-			Toolset:     toolset,
+			Name: "list_issue_dependencies", Toolset: Toolset,
 			Description: "List the issues that block an issue (its dependencies)",
 			Params:      []tool.Param{tool.Owner(), tool.Repo(), tool.Index(), tool.Page(), tool.Limit()},
-			Annotations: tool.Read(),
-			Handler:     listDeps("dependencies"),
+			Annotations: tool.Read(), Handler: listDeps("dependencies"),
 		},
 		{
-			Name:        "list_issue_dependents",
-			Toolset:     toolset,
+			Name: "list_issue_dependents", Toolset: Toolset,
 			Description: "List the issues an issue blocks",
 			Params:      []tool.Param{tool.Owner(), tool.Repo(), tool.Index(), tool.Page(), tool.Limit()},
-			Annotations: tool.Read(),
-			Handler:     listDeps("blocks"),
+			Annotations: tool.Read(), Handler: listDeps("blocks"),
 		},
 		{
-			Name:        "add_issue_dependency",
-			Toolset:     toolset,
+			Name: "add_issue_dependency", Toolset: Toolset,
 			Description: "Mark an issue as blocked by another issue of the same repository",
 			Params:      []tool.Param{tool.Owner(), tool.Repo(), tool.Index(), dep},
-			Annotations: tool.Write(false),
-			Handler:     changeDep("POST", "add a dependency to"),
+			Annotations: tool.Write(false), Handler: changeDep("POST", "add a dependency to"),
 		},
 		{
-			Name:        "remove_issue_dependency",
-			Toolset:     toolset,
+			Name: "remove_issue_dependency", Toolset: Toolset,
 			Description: "Remove a blocking issue from an issue's dependencies",
 			Params:      []tool.Param{tool.Owner(), tool.Repo(), tool.Index(), dep},
-			Annotations: tool.Destroy(true),
-			Handler:     changeDep("DELETE", "remove a dependency from"),
+			Annotations: tool.Destroy(true), Handler: changeDep("DELETE", "remove a dependency from"),
 		},
 	}
 }
@@ -71,7 +61,7 @@ func compactDep(i *sdk.Issue) Dependency {
 }
 
 func depPath(a tool.Args, last string) (string, error) {
-	return forgejo.Path("repos", a.String("owner"), a.String("repo"), "issues", strconv.FormatInt(a.Int("index"), 10), last)
+	return tool.RepoRoute(a, "issues", tool.Seg(a, "index"), last)
 }
 
 func listDeps(route string) tool.Handler {
@@ -81,13 +71,11 @@ func listDeps(route string) tool.Handler {
 		if err != nil {
 			return nil, err
 		}
-		page, limit := a.Int("page"), a.Int("limit")
-		q := url.Values{"page": {strconv.FormatInt(page, 10)}, "limit": {strconv.FormatInt(limit, 10)}}
 		var list []*sdk.Issue
-		if err := c.DoJSON(ctx, "GET", p, q, nil, &list); err != nil {
-			return nil, forgejo.Relabel(err, verb, ref(a))
+		if err := c.DoJSON(ctx, "GET", p, tool.PageQuery(a), nil, &list); err != nil {
+			return nil, forgejo.Relabel(err, verb, tool.IssueRef(a))
 		}
-		return tool.Items(tool.Map(list, compactDep), page, len(list) >= int(limit))
+		return tool.ListResult(a, nil, list, compactDep)
 	}
 }
 
@@ -99,9 +87,9 @@ func changeDep(method, verb string) tool.Handler {
 		}
 		body := map[string]any{"owner": a.String("owner"), "repo": a.String("repo"), "index": a.Int("dependency")}
 		if err := c.DoJSON(ctx, method, p, nil, body, nil); err != nil {
-			return nil, forgejo.Relabel(err, verb, fmt.Sprintf("%s (dependency #%d)", ref(a), a.Int("dependency")))
+			return nil, forgejo.Relabel(err, verb, fmt.Sprintf("%s (dependency #%d)", tool.IssueRef(a), a.Int("dependency")))
 		}
 		key := map[string]string{"POST": "added", "DELETE": "removed"}[method]
-		return tool.JSON(map[string]any{key: true, "issue": a.Int("index"), "blocked_by": fmt.Sprintf("%s/%s#%d", a.String("owner"), a.String("repo"), a.Int("dependency"))})
+		return tool.JSON(map[string]any{key: true, "issue": a.Int("index"), "blocked_by": fmt.Sprintf("%s#%d", tool.FullName(a), a.Int("dependency"))})
 	}
 }

@@ -15,10 +15,7 @@ import (
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
 )
 
-var (
-	colorPattern = regexp.MustCompile(`^#?[0-9A-Fa-f]{6}$`)
-	orgPattern   = regexp.MustCompile(`^[A-Za-z0-9_.-]+$`)
-)
+var colorPattern = regexp.MustCompile(`^#?[0-9A-Fa-f]{6}$`)
 
 // maxLabelPages bounds how many pages of labels resolving names reads: 1000
 // labels, far more than any repository has.
@@ -27,115 +24,91 @@ const maxLabelPages = 20
 // labelTools returns the repository and organisation label tools and the
 // tools that put labels on issues; Tools includes them.
 func labelTools() []tool.Def {
-	labelID := tool.Int("id", "Label ID", tool.Required(), tool.AtLeast(1))
+	labelID := tool.ID("id", "Label ID")
 	// The colour is checked by the handler (hexColor), not by a pattern, so
 	// the parameter stays a plain string like every optional one.
 	color := func(opts ...tool.Opt) tool.Param {
 		return tool.Str("color", "Colour as 6 hex digits, '#' optional", append(opts, tool.MaxLen(7))...)
 	}
 	labels := tool.Strs("labels", "Label names or IDs", tool.Required())
-	org := tool.Str("org", "Organisation name", tool.Required(), tool.MaxLen(100), tool.Match(orgPattern, "letters, digits, '-', '_' and '.' only"))
+	org := tool.Org()
 	name := func(opts ...tool.Opt) tool.Param {
 		return tool.Str("name", "Label name", append(opts, tool.MaxLen(50))...)
 	}
 	desc := tool.Str("description", "Label description", tool.MaxLen(200))
 	return []tool.Def{
 		{
-			Name:        "list_repo_labels",
-			Toolset:     toolset,
+			Name: "list_repo_labels", Toolset: Toolset,
 			Description: "List a repository's labels",
 			Params:      []tool.Param{tool.Owner(), tool.Repo(), tool.Page(), tool.Limit()},
-			Annotations: tool.Read(),
-			Handler:     listRepoLabels,
+			Annotations: tool.Read(), Handler: listRepoLabels,
 		},
 		{
-			Name:        "get_repo_label",
-			Toolset:     toolset,
+			Name: "get_repo_label", Toolset: Toolset,
 			Description: "Get one repository label by ID",
 			Params:      []tool.Param{tool.Owner(), tool.Repo(), labelID},
-			Annotations: tool.Read(),
-			Handler:     getRepoLabel,
+			Annotations: tool.Read(), Handler: getRepoLabel,
 		},
 		{
-			Name:        "create_repo_label",
-			Toolset:     toolset,
+			Name: "create_repo_label", Toolset: Toolset,
 			Description: "Create a label in a repository",
 			Params: []tool.Param{tool.Owner(), tool.Repo(),
 				name(tool.Required()), color(tool.Default("#e4e4e4")), desc},
-			Annotations: tool.Write(false),
-			Handler:     createRepoLabel,
+			Annotations: tool.Write(false), Handler: createRepoLabel,
 		},
 		{
-			Name:        "edit_repo_label",
-			Toolset:     toolset,
+			Name: "edit_repo_label", Toolset: Toolset,
 			Description: "Edit a repository label; only the fields given change",
 			Params:      []tool.Param{tool.Owner(), tool.Repo(), labelID, name(), color(), desc},
-			Annotations: tool.Destroy(true),
-			Handler:     editRepoLabel,
+			Annotations: tool.Destroy(true), Handler: editRepoLabel,
 		},
 		{
-			Name:        "delete_repo_label",
-			Toolset:     toolset,
+			Name: "delete_repo_label", Toolset: Toolset,
 			Description: "Delete a repository label, removing it from every issue",
 			Params:      []tool.Param{tool.Owner(), tool.Repo(), labelID},
-			Annotations: tool.Destroy(true),
-			Handler:     deleteRepoLabel,
+			Annotations: tool.Destroy(true), Handler: deleteRepoLabel,
 		},
 		{
-			Name:        "add_issue_labels",
-			Toolset:     toolset,
+			Name: "add_issue_labels", Toolset: Toolset,
 			Description: "Add labels to an issue or pull request; returns all its labels",
 			Params:      []tool.Param{tool.Owner(), tool.Repo(), tool.Index(), labels},
-			Annotations: tool.Write(true),
-			Handler:     addIssueLabels,
+			Annotations: tool.Write(true), Handler: addIssueLabels,
 		},
 		{
-			Name:        "remove_issue_labels",
-			Toolset:     toolset,
+			Name: "remove_issue_labels", Toolset: Toolset,
 			Description: "Remove labels from an issue or pull request",
 			Params:      []tool.Param{tool.Owner(), tool.Repo(), tool.Index(), labels},
-			Annotations: tool.Destroy(true),
-			Handler:     removeIssueLabels,
+			Annotations: tool.Destroy(true), Handler: removeIssueLabels,
 		},
 		{
-			Name:        "list_org_labels",
-			Toolset:     toolset,
+			Name: "list_org_labels", Toolset: Toolset,
 			Description: "List an organisation's labels, usable in all its repositories",
 			Params:      []tool.Param{org, tool.Page(), tool.Limit()},
-			Annotations: tool.Read(),
-			Handler:     listOrgLabels,
+			Annotations: tool.Read(), Handler: listOrgLabels,
 		},
 		{
-			Name:        "get_org_label",
-			Toolset:     toolset,
+			Name: "get_org_label", Toolset: Toolset,
 			Description: "Get one organisation label by ID",
 			Params:      []tool.Param{org, labelID},
-			Annotations: tool.Read(),
-			Handler:     orgLabelHandler("GET", "get"),
+			Annotations: tool.Read(), Handler: orgLabelHandler("GET", "get"),
 		},
 		{
-			Name:        "create_org_label",
-			Toolset:     toolset,
+			Name: "create_org_label", Toolset: Toolset,
 			Description: "Create a label in an organisation, usable in all its repositories",
 			Params:      []tool.Param{org, name(tool.Required()), color(tool.Default("#e4e4e4")), desc},
-			Annotations: tool.Write(false),
-			Handler:     orgLabelHandler("POST", "create"),
+			Annotations: tool.Write(false), Handler: orgLabelHandler("POST", "create"),
 		},
 		{
-			Name:        "edit_org_label",
-			Toolset:     toolset,
+			Name: "edit_org_label", Toolset: Toolset,
 			Description: "Edit an organisation label; only the fields given change",
 			Params:      []tool.Param{org, labelID, name(), color(), desc},
-			Annotations: tool.Destroy(true),
-			Handler:     orgLabelHandler("PATCH", "edit"),
+			Annotations: tool.Destroy(true), Handler: orgLabelHandler("PATCH", "edit"),
 		},
 		{
-			Name:        "delete_org_label",
-			Toolset:     toolset,
+			Name: "delete_org_label", Toolset: Toolset,
 			Description: "Delete an organisation label, removing it from every issue",
 			Params:      []tool.Param{org, labelID},
-			Annotations: tool.Destroy(true),
-			Handler:     orgLabelHandler("DELETE", "delete"),
+			Annotations: tool.Destroy(true), Handler: orgLabelHandler("DELETE", "delete"),
 		},
 	}
 }
@@ -153,7 +126,7 @@ func compactLabel(l *sdk.Label) Label {
 }
 
 func labelRef(a tool.Args) string {
-	return fmt.Sprintf("label %d in %s/%s", a.Int("id"), a.String("owner"), a.String("repo"))
+	return fmt.Sprintf("label %d in %s", a.Int("id"), tool.FullName(a))
 }
 
 // hexColor normalises a colour to the "#rrggbb" form every forge accepts.
@@ -165,13 +138,12 @@ func hexColor(s string) (string, error) {
 }
 
 func listRepoLabels(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
-	page, limit := a.Int("page"), a.Int("limit")
 	list, resp, err := c.SDK(ctx).ListRepoLabels(a.String("owner"), a.String("repo"),
-		sdk.ListLabelsOptions{ListOptions: sdk.ListOptions{Page: int(page), PageSize: int(limit)}})
-	if err := forgejo.Fail(resp, err, "list labels of", repoRef(a)); err != nil {
+		sdk.ListLabelsOptions{ListOptions: tool.ListOptions(a)})
+	if err := forgejo.Fail(resp, err, "list labels of", tool.RepoRef(a)); err != nil {
 		return nil, err
 	}
-	return tool.Items(tool.Map(list, compactLabel), page, forgejo.HasMore(resp, int(page), len(list), int(limit)))
+	return tool.ListResult(a, resp, list, compactLabel)
 }
 
 func getRepoLabel(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
@@ -190,7 +162,7 @@ func createRepoLabel(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.
 	l, resp, err := c.SDK(ctx).CreateLabel(a.String("owner"), a.String("repo"), sdk.CreateLabelOption{
 		Name: a.String("name"), Color: color, Description: a.String("description"),
 	})
-	if err := forgejo.Fail(resp, err, "create a label in", repoRef(a)); err != nil {
+	if err := forgejo.Fail(resp, err, "create a label in", tool.RepoRef(a)); err != nil {
 		return nil, err
 	}
 	return tool.JSON(compactLabel(l))
@@ -221,7 +193,7 @@ func editRepoLabel(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.Ca
 	if err != nil {
 		return nil, err
 	}
-	p, err := forgejo.Path("repos", a.String("owner"), a.String("repo"), "labels", strconv.FormatInt(a.Int("id"), 10))
+	p, err := tool.RepoRoute(a, "labels", tool.Seg(a, "id"))
 	if err != nil {
 		return nil, err
 	}
@@ -241,12 +213,11 @@ func deleteRepoLabel(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.
 }
 
 func listOrgLabels(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
-	page, limit := a.Int("page"), a.Int("limit")
-	list, err := orgLabels(ctx, c, a.String("org"), page, limit)
+	list, err := orgLabels(ctx, c, a.String("org"), a.Int("page"), a.Int("limit"))
 	if err != nil {
 		return nil, forgejo.Relabel(err, "list labels of", "organisation "+a.String("org"))
 	}
-	return tool.Items(tool.Map(list, compactLabel), page, forgejo.HasMore(nil, int(page), len(list), int(limit)))
+	return tool.ListResult(a, nil, list, compactLabel)
 }
 
 // orgLabelHandler is get/create/edit/delete_org_label: the SDK has no
@@ -390,7 +361,7 @@ func issueLabelTargets(ctx context.Context, c *forgejo.Client, a tool.Args) (res
 	if lerr == nil {
 		resolved, unknown := resolveLabels(a.Strings("labels"), known)
 		if len(unknown) > 0 {
-			return nil, nil, unknownLabels(unknown, known, repoRef(a))
+			return nil, nil, unknownLabels(unknown, known, tool.RepoRef(a))
 		}
 		return resolved, nil, nil
 	}
@@ -414,18 +385,18 @@ func addIssueLabels(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.C
 			raw = append(raw, l.ID)
 		}
 	}
-	p, err := forgejo.Path("repos", a.String("owner"), a.String("repo"), "issues", strconv.FormatInt(a.Int("index"), 10), "labels")
+	p, err := tool.RepoRoute(a, "issues", tool.Seg(a, "index"), "labels")
 	if err != nil {
 		return nil, err
 	}
 	var now []*sdk.Label
 	if err := c.DoJSON(ctx, "POST", p, nil, map[string]any{"labels": raw}, &now); err != nil {
-		return nil, forgejo.Relabel(err, "add labels to", ref(a))
+		return nil, forgejo.Relabel(err, "add labels to", tool.IssueRef(a))
 	}
 	// The forge silently skips names and IDs it does not know: check.
 	if _, unknown := resolveLabels(a.Strings("labels"), now); len(unknown) > 0 {
 		return nil, fmt.Errorf("the forge did not add label %s to %s: no such label in %s",
-			strings.Join(unknown, ", "), ref(a), repoRef(a))
+			strings.Join(unknown, ", "), tool.IssueRef(a), tool.RepoRef(a))
 	}
 	return tool.JSON(map[string]any{"labels": tool.Map(now, compactLabel)})
 }
@@ -445,13 +416,12 @@ func removeIssueLabels(ctx context.Context, c *forgejo.Client, a tool.Args) (*mc
 	}
 	removed := []string{}
 	for _, t := range targets {
-		p, err := forgejo.Path("repos", a.String("owner"), a.String("repo"), "issues",
-			strconv.FormatInt(a.Int("index"), 10), "labels", t.seg)
+		p, err := tool.RepoRoute(a, "issues", tool.Seg(a, "index"), "labels", t.seg)
 		if err != nil {
 			return nil, err
 		}
 		if err := c.DoJSON(ctx, "DELETE", p, nil, nil, nil); err != nil {
-			return nil, forgejo.Relabel(err, fmt.Sprintf("remove label %q (after removing %d) from", t.name, len(removed)), ref(a))
+			return nil, forgejo.Relabel(err, fmt.Sprintf("remove label %q (after removing %d) from", t.name, len(removed)), tool.IssueRef(a))
 		}
 		removed = append(removed, t.name)
 	}

@@ -12,58 +12,49 @@ import (
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
 )
 
-const toolset = "org"
-
-// named is a name parameter with Owner's constraints (what the forge
-// accepts for user and organisation names, never a route changer).
-func named(name, desc string) tool.Param {
-	p := tool.Owner().Describe(desc)
-	p.Name = name
-	return p
-}
+// Toolset is the org toolset; every tool of this package is in it.
+var Toolset = tool.Toolset{ID: "org", Description: "Organisations, their teams and members", Default: true}
 
 // Tools returns the org toolset.
 func Tools() []tool.Def {
-	org := named("org", "Organisation name")
-	user := named("user", "User login")
-	paging := []tool.Param{tool.Page(), tool.Limit()}
+	org, user := tool.Org(), tool.User()
 	return append([]tool.Def{
 		{
-			Name: "list_my_orgs", Toolset: toolset,
+			Name: "list_my_orgs", Toolset: Toolset,
 			Description: "List the organisations the token's user belongs to",
-			Params:      paging, Annotations: tool.Read(), Handler: listMyOrgs,
+			Params:      tool.Paging(), Annotations: tool.Read(), Handler: listMyOrgs,
 		},
 		{
-			Name: "get_org", Toolset: toolset,
+			Name: "get_org", Toolset: Toolset,
 			Description: "Get an organisation",
 			Params:      []tool.Param{org}, Annotations: tool.Read(), Handler: getOrg,
 		},
 		{
-			Name: "list_org_members", Toolset: toolset,
+			Name: "list_org_members", Toolset: Toolset,
 			Description: "List an organisation's members (only public ones to non-members)",
 			Params:      []tool.Param{org, tool.Page(), tool.Limit()}, Annotations: tool.Read(), Handler: listMembers,
 		},
 		{
-			Name: "list_org_teams", Toolset: toolset,
+			Name: "list_org_teams", Toolset: Toolset,
 			Description: "List an organisation's teams",
 			Params:      []tool.Param{org, tool.Page(), tool.Limit()}, Annotations: tool.Read(), Handler: listTeams,
 		},
 		{
-			Name: "list_user_orgs", Toolset: toolset,
+			Name: "list_user_orgs", Toolset: Toolset,
 			Description: "List the organisations a user belongs to that the token can see",
 			Params:      []tool.Param{user, tool.Page(), tool.Limit()}, Annotations: tool.Read(), Handler: listUserOrgs,
 		},
 		{
-			Name: "create_org", Toolset: toolset,
+			Name: "create_org", Toolset: Toolset,
 			Description: "Create an organisation owned by the token's user",
-			Params: []tool.Param{named("name", "Organisation name"),
+			Params: []tool.Param{tool.Named("name", "Organisation name"),
 				tool.Str("full_name", "Display name", tool.MaxLen(100)),
 				tool.Str("description", "Description", tool.MaxLen(255)),
 				tool.Str("visibility", "Who can see it", tool.Default("public"), tool.OneOf("public", "limited", "private"))},
 			Annotations: tool.Write(false), Handler: createOrg,
 		},
 		{
-			Name: "check_org_membership", Toolset: toolset,
+			Name: "check_org_membership", Toolset: Toolset,
 			Description: "Tell whether a user is a member of an organisation",
 			Params:      []tool.Param{org, user}, Annotations: tool.Read(), Handler: checkMembership,
 		},
@@ -116,29 +107,20 @@ func compactTeam(t *sdk.Team) Team {
 
 func orgRef(a tool.Args) string { return "organisation " + a.String("org") }
 
-func listOpts(a tool.Args) sdk.ListOptions {
-	return sdk.ListOptions{Page: int(a.Int("page")), PageSize: int(a.Int("limit"))}
-}
-
-func orgPage(list []*sdk.Organization, resp *sdk.Response, a tool.Args) (*mcp.CallToolResult, error) {
-	page, limit := a.Int("page"), a.Int("limit")
-	return tool.Items(tool.Map(list, compactOrg), page, forgejo.HasMore(resp, int(page), len(list), int(limit)))
-}
-
 func listMyOrgs(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
-	list, resp, err := c.SDK(ctx).ListMyOrgs(sdk.ListOrgsOptions{ListOptions: listOpts(a)})
+	list, resp, err := c.SDK(ctx).ListMyOrgs(sdk.ListOrgsOptions{ListOptions: tool.ListOptions(a)})
 	if err := forgejo.Fail(resp, err, "list organisations of", "the token's user"); err != nil {
 		return nil, err
 	}
-	return orgPage(list, resp, a)
+	return tool.ListResult(a, resp, list, compactOrg)
 }
 
 func listUserOrgs(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
-	list, resp, err := c.SDK(ctx).ListUserOrgs(a.String("user"), sdk.ListOrgsOptions{ListOptions: listOpts(a)})
+	list, resp, err := c.SDK(ctx).ListUserOrgs(a.String("user"), sdk.ListOrgsOptions{ListOptions: tool.ListOptions(a)})
 	if err := forgejo.Fail(resp, err, "list organisations of", "user "+a.String("user")); err != nil {
 		return nil, err
 	}
-	return orgPage(list, resp, a)
+	return tool.ListResult(a, resp, list, compactOrg)
 }
 
 func getOrg(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
@@ -150,22 +132,19 @@ func getOrg(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolR
 }
 
 func listMembers(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
-	page, limit := a.Int("page"), a.Int("limit")
-	list, resp, err := c.SDK(ctx).ListOrgMembership(a.String("org"), sdk.ListOrgMembershipOption{ListOptions: listOpts(a)})
+	list, resp, err := c.SDK(ctx).ListOrgMembership(a.String("org"), sdk.ListOrgMembershipOption{ListOptions: tool.ListOptions(a)})
 	if err := forgejo.Fail(resp, err, "list members of", orgRef(a)); err != nil {
 		return nil, err
 	}
-	items := tool.Map(list, func(u *sdk.User) Member { return Member{Login: u.UserName, FullName: u.FullName} })
-	return tool.Items(items, page, forgejo.HasMore(resp, int(page), len(list), int(limit)))
+	return tool.ListResult(a, resp, list, func(u *sdk.User) Member { return Member{Login: u.UserName, FullName: u.FullName} })
 }
 
 func listTeams(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
-	page, limit := a.Int("page"), a.Int("limit")
-	list, resp, err := c.SDK(ctx).ListOrgTeams(a.String("org"), sdk.ListTeamsOptions{ListOptions: listOpts(a)})
+	list, resp, err := c.SDK(ctx).ListOrgTeams(a.String("org"), sdk.ListTeamsOptions{ListOptions: tool.ListOptions(a)})
 	if err := forgejo.Fail(resp, err, "list teams of", orgRef(a)); err != nil {
 		return nil, err
 	}
-	return tool.Items(tool.Map(list, compactTeam), page, forgejo.HasMore(resp, int(page), len(list), int(limit)))
+	return tool.ListResult(a, resp, list, compactTeam)
 }
 
 func createOrg(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {

@@ -19,12 +19,11 @@ var teamUnits = []string{"repo.code", "repo.issues", "repo.pulls", "repo.release
 
 // adminTools change organisations: their settings, teams and members.
 func adminTools() []tool.Def {
-	org := named("org", "Organisation name")
-	user := named("user", "User login")
-	team := tool.Int("team_id", "Team ID (from list_org_teams)", tool.Required(), tool.AtLeast(1))
+	org, user := tool.Org(), tool.User()
+	team := tool.ID("team_id", "Team ID (from list_org_teams)")
 	return []tool.Def{
 		{
-			Name: "edit_org", Toolset: toolset,
+			Name: "edit_org", Toolset: Toolset,
 			Description: "Edit an organisation; only the fields given change",
 			Params: []tool.Param{org,
 				tool.Str("full_name", "Display name", tool.MaxLen(100)),
@@ -35,12 +34,12 @@ func adminTools() []tool.Def {
 			Annotations: tool.Destroy(true), Handler: editOrg,
 		},
 		{
-			Name: "delete_org", Toolset: toolset,
+			Name: "delete_org", Toolset: Toolset,
 			Description: "Delete an organisation; it must own no repositories",
 			Params:      []tool.Param{org}, Annotations: tool.Destroy(true), Handler: deleteOrg,
 		},
 		{
-			Name: "create_org_team", Toolset: toolset,
+			Name: "create_org_team", Toolset: Toolset,
 			Description: "Create a team in an organisation",
 			Params: []tool.Param{org,
 				tool.Str("name", "Team name", tool.Required(), tool.MaxLen(255)),
@@ -51,27 +50,27 @@ func adminTools() []tool.Def {
 			Annotations: tool.Write(false), Handler: createTeam,
 		},
 		{
-			Name: "add_team_member", Toolset: toolset,
+			Name: "add_team_member", Toolset: Toolset,
 			Description: "Add a user to a team",
 			Params:      []tool.Param{team, user}, Annotations: tool.Write(true), Handler: addTeamMember,
 		},
 		{
-			Name: "remove_team_member", Toolset: toolset,
+			Name: "remove_team_member", Toolset: Toolset,
 			Description: "Remove a user from a team",
 			Params:      []tool.Param{team, user}, Annotations: tool.Destroy(true), Handler: removeTeamMember,
 		},
 		{
-			Name: "add_team_repo", Toolset: toolset,
+			Name: "add_team_repo", Toolset: Toolset,
 			Description: "Give a team access to one of the organisation's repositories",
 			Params:      []tool.Param{team, org, tool.Repo()}, Annotations: tool.Write(true), Handler: addTeamRepo,
 		},
 		{
-			Name: "remove_team_repo", Toolset: toolset,
+			Name: "remove_team_repo", Toolset: Toolset,
 			Description: "Take a repository away from a team",
 			Params:      []tool.Param{team, org, tool.Repo()}, Annotations: tool.Destroy(true), Handler: removeTeamRepo,
 		},
 		{
-			Name: "remove_org_member", Toolset: toolset,
+			Name: "remove_org_member", Toolset: Toolset,
 			Description: "Remove a user from an organisation and all its teams",
 			Params:      []tool.Param{org, user}, Annotations: tool.Destroy(true), Handler: removeOrgMember,
 		},
@@ -138,13 +137,14 @@ func removeTeamMember(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp
 	return tool.JSON(map[string]any{"team_id": a.Int("team_id"), "user": a.String("user"), "member": false})
 }
 
-func repoRef(a tool.Args) string {
+// teamRepoRef names the organisation repository a team tool acts on.
+func teamRepoRef(a tool.Args) string {
 	return fmt.Sprintf("repository %s/%s", a.String("org"), a.String("repo"))
 }
 
 func addTeamRepo(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
 	resp, err := c.SDK(ctx).AddTeamRepository(a.Int("team_id"), a.String("org"), a.String("repo"))
-	if err := forgejo.Fail(resp, err, "add "+repoRef(a)+" to", teamRef(a)); err != nil {
+	if err := forgejo.Fail(resp, err, "add "+teamRepoRef(a)+" to", teamRef(a)); err != nil {
 		return nil, err
 	}
 	return tool.JSON(map[string]any{"team_id": a.Int("team_id"), "repo": a.String("org") + "/" + a.String("repo"), "access": true})
@@ -152,7 +152,7 @@ func addTeamRepo(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.Call
 
 func removeTeamRepo(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
 	resp, err := c.SDK(ctx).RemoveTeamRepository(a.Int("team_id"), a.String("org"), a.String("repo"))
-	if err := forgejo.Fail(resp, err, "remove "+repoRef(a)+" from", teamRef(a)); err != nil {
+	if err := forgejo.Fail(resp, err, "remove "+teamRepoRef(a)+" from", teamRef(a)); err != nil {
 		return nil, err
 	}
 	return tool.JSON(map[string]any{"team_id": a.Int("team_id"), "repo": a.String("org") + "/" + a.String("repo"), "access": false})

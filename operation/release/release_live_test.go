@@ -14,7 +14,7 @@ import (
 
 	"codeberg.org/forgejo-mcp/forgejo-mcp/internal/fakeforge"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/internal/testforge"
-	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/release"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/operation"
 )
 
 type liveRelease struct {
@@ -37,7 +37,7 @@ func liveCaller(t *testing.T, f *testforge.Forge, owner, repo string) func(strin
 	return func(name string, args map[string]any) (bool, string) {
 		t.Helper()
 		args["owner"], args["repo"] = owner, repo
-		res := f.Call(t, release.Tools(), name, args)
+		res := f.Call(t, operation.All(), name, args)
 		return res.IsError, fakeforge.Text(t, res)
 	}
 }
@@ -108,7 +108,7 @@ func TestLiveReleaseLifecycle(t *testing.T) {
 	assert.Contains(t, text, fmt.Sprintf("release nope in %s/%s not found", owner, repo))
 
 	// The second user cannot see the private repository's releases.
-	res := f.WithToken(f.Token2).Call(t, release.Tools(), "get_release_by_id",
+	res := f.WithToken(f.Token2).Call(t, operation.All(), "get_release_by_id",
 		map[string]any{"owner": owner, "repo": repo, "release_id": float64(rc.ID)})
 	assert.True(t, res.IsError)
 
@@ -161,7 +161,7 @@ func TestLiveReleaseAttachments(t *testing.T) {
 	require.False(t, isErr, text)
 	assert.Contains(t, text, `"browser_download_url"`)
 
-	res := f.Call(t, release.Tools(), "download_release_attachment",
+	res := f.Call(t, operation.All(), "download_release_attachment",
 		map[string]any{"owner": owner, "repo": repo, "release_id": id, "attachment_id": aid})
 	require.False(t, res.IsError, fakeforge.Text(t, res))
 	assert.Contains(t, fakeforge.Text(t, res), `"inline":true`)

@@ -17,33 +17,27 @@ import (
 func historyTools() []tool.Def {
 	return []tool.Def{
 		{
-			Name:        "list_branches",
-			Toolset:     toolset,
+			Name: "list_branches", Toolset: Toolset,
 			Description: "List branches",
 			Params:      []tool.Param{tool.Owner(), tool.Repo(), tool.Page(), tool.Limit()},
-			Annotations: tool.Read(),
-			Handler:     listBranches,
+			Annotations: tool.Read(), Handler: listBranches,
 		},
 		{
-			Name:        "create_branch",
-			Toolset:     toolset,
+			Name: "create_branch", Toolset: Toolset,
 			Description: "Create a branch",
 			Params: []tool.Param{tool.Owner(), tool.Repo(),
 				tool.Str("branch", "New branch name", tool.Required()),
 				tool.Str("from", "Base branch (default: default branch)")},
-			Annotations: tool.Write(false),
-			Handler:     createBranch,
+			Annotations: tool.Write(false), Handler: createBranch,
 		},
 		{
-			Name:        "list_repo_commits",
-			Toolset:     toolset,
+			Name: "list_repo_commits", Toolset: Toolset,
 			Description: "List commits, newest first",
 			Params: []tool.Param{tool.Owner(), tool.Repo(),
 				tool.Str("sha", "Branch, tag or commit"),
 				tool.Str("path", "Path filter"),
 				tool.Page(), tool.Limit()},
-			Annotations: tool.Read(),
-			Handler:     listCommits,
+			Annotations: tool.Read(), Handler: listCommits,
 		},
 	}
 }
@@ -101,23 +95,22 @@ func firstLine(msg string) string {
 }
 
 func listBranches(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
-	page, limit := a.Int("page"), a.Int("limit")
 	list, resp, err := c.SDK(ctx).ListRepoBranches(a.String("owner"), a.String("repo"), sdk.ListRepoBranchesOptions{
-		ListOptions: sdk.ListOptions{Page: int(page), PageSize: int(limit)}})
-	if err := forgejo.Fail(resp, err, "list branches of", repoRef(a)); err != nil {
+		ListOptions: tool.ListOptions(a)})
+	if err := forgejo.Fail(resp, err, "list branches of", tool.RepoRef(a)); err != nil {
 		return nil, err
 	}
-	return tool.Items(tool.Map(list, compactBranch), page, forgejo.HasMore(resp, int(page), len(list), int(limit)))
+	return tool.ListResult(a, resp, list, compactBranch)
 }
 
 func createBranch(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
 	b, resp, err := c.SDK(ctx).CreateBranch(a.String("owner"), a.String("repo"), sdk.CreateBranchOption{
 		BranchName: a.String("branch"), OldBranchName: a.String("from")})
-	subject := fmt.Sprintf("branch %s in %s/%s", a.String("branch"), a.String("owner"), a.String("repo"))
+	subject := fmt.Sprintf("branch %s in %s", a.String("branch"), tool.FullName(a))
 	if err := forgejo.Fail(resp, err, "create", subject); err != nil {
 		// The new branch is never what is missing: the repository or the
 		// base is ("The old branch does not exist").
-		err = forgejo.NotFoundAs(err, repoRef(a))
+		err = forgejo.NotFoundAs(err, tool.RepoRef(a))
 		if from := a.String("from"); from != "" {
 			err = whichMissing(ctx, c, a, err, fmt.Sprintf("base branch %q", from), from, "")
 		}
@@ -127,18 +120,12 @@ func createBranch(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.Cal
 }
 
 func listCommits(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
-	page, limit := a.Int("page"), a.Int("limit")
 	list, resp, err := c.SDK(ctx).ListRepoCommits(a.String("owner"), a.String("repo"), sdk.ListCommitOptions{
-		ListOptions: sdk.ListOptions{Page: int(page), PageSize: int(limit)},
-		SHA:         a.String("sha"), Path: a.String("path")})
-	if err := forgejo.Fail(resp, err, "list commits of", repoRef(a)); err != nil {
+		ListOptions: tool.ListOptions(a), SHA: a.String("sha"), Path: a.String("path")})
+	if err := forgejo.Fail(resp, err, "list commits of", tool.RepoRef(a)); err != nil {
 		return nil, whichMissing(ctx, c, a, err, fmt.Sprintf("branch, tag or commit %q", a.String("sha")), a.String("sha"), a.String("path"))
 	}
-	return tool.Items(tool.Map(list, compactCommit), page, forgejo.HasMore(resp, int(page), len(list), int(limit)))
-}
-
-func repoRef(a tool.Args) string {
-	return fmt.Sprintf("repository %s/%s", a.String("owner"), a.String("repo"))
+	return tool.ListResult(a, resp, list, compactCommit)
 }
 
 // whichMissing names what a 404 of a route that takes a ref (and a path)
@@ -153,7 +140,7 @@ func whichMissing(ctx context.Context, c *forgejo.Client, a tool.Args, err error
 	owner, repo := a.String("owner"), a.String("repo")
 	if _, resp, rerr := c.SDK(ctx).GetRepo(owner, repo); rerr != nil {
 		if forgejo.IsNotFound(forgejo.Fail(resp, rerr, "get", "")) {
-			return forgejo.NotFoundAs(err, repoRef(a))
+			return forgejo.NotFoundAs(err, tool.RepoRef(a))
 		}
 		return err
 	}

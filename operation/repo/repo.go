@@ -15,26 +15,23 @@ import (
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
 )
 
-const toolset = "repo"
+// Toolset is the repo toolset; every tool of this package is in it.
+var Toolset = tool.Toolset{ID: "repo", Description: "Repositories, branches, commits and files", Default: true}
 
 // Tools returns the repo toolset.
 func Tools() []tool.Def {
 	return append(append([]tool.Def{
 		{
-			Name:        "list_my_repos",
-			Toolset:     toolset,
+			Name: "list_my_repos", Toolset: Toolset,
 			Description: "List repositories the token's user owns or can access",
 			Params:      []tool.Param{tool.Page(), tool.Limit()},
-			Annotations: tool.Read(),
-			Handler:     listMyRepos,
+			Annotations: tool.Read(), Handler: listMyRepos,
 		},
 		{
-			Name:        "create_repo",
-			Toolset:     toolset,
+			Name: "create_repo", Toolset: Toolset,
 			Description: "Create a repository owned by the token's user or by an organisation",
 			Params: []tool.Param{
-				tool.Str("name", "Name of the new repository", tool.Required(), tool.MaxLen(100),
-					tool.Match(namePattern, "letters, digits, '-', '_' and '.' only")),
+				tool.Named("name", "Name of the new repository"),
 				tool.Str("description", "Short description", tool.MaxLen(2048)),
 				tool.Bool("private", "Make the repository private", tool.Default(false)),
 				tool.Bool("auto_init", "Create an initial commit with a README", tool.Default(false)),
@@ -44,13 +41,10 @@ func Tools() []tool.Def {
 				tool.Strs("gitignores", "Templates of the initial .gitignore, such as Go or Python (implies auto_init)"),
 				tool.Bool("template", "Mark the repository as a template for new ones", tool.Default(false)),
 			},
-			Annotations: tool.Write(false),
-			Handler:     createRepo,
+			Annotations: tool.Write(false), Handler: createRepo,
 		},
 	}, historyTools()...), fileTools()...)
 }
-
-var namePattern = tool.Repo().Pattern
 
 // Repo is the compact shape of a repository.
 type Repo struct {
@@ -75,13 +69,11 @@ func compact(r *sdk.Repository) Repo {
 }
 
 func listMyRepos(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
-	page, limit := a.Int("page"), a.Int("limit")
-	repos, resp, err := c.SDK(ctx).ListMyRepos(sdk.ListReposOptions{
-		ListOptions: sdk.ListOptions{Page: int(page), PageSize: int(limit)}})
+	repos, resp, err := c.SDK(ctx).ListMyRepos(sdk.ListReposOptions{ListOptions: tool.ListOptions(a)})
 	if err := forgejo.Fail(resp, err, "list", "the token user's repositories"); err != nil {
 		return nil, err
 	}
-	return tool.Items(tool.Map(repos, compact), page, forgejo.HasMore(resp, int(page), len(repos), int(limit)))
+	return tool.ListResult(a, resp, repos, compact)
 }
 
 func createRepo(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {

@@ -4,7 +4,6 @@ package search
 
 import (
 	"context"
-	"regexp"
 	"time"
 
 	sdk "codeberg.org/mvdkleijn/forgejo-sdk/forgejo/v3"
@@ -14,43 +13,35 @@ import (
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
 )
 
-const toolset = "search"
-
-// orgPattern is what Forgejo accepts as an organisation name; it also keeps
-// the name from changing the route (the SDK does not escape it).
-var orgPattern = regexp.MustCompile(`^[A-Za-z0-9_.-]+$`)
+// Toolset is the search toolset; every tool of this package is in it.
+var Toolset = tool.Toolset{ID: "search", Description: "Find repositories, users and teams", Default: true}
 
 // Tools returns the search toolset.
 func Tools() []tool.Def {
 	query := tool.Str("query", "Text to search for", tool.MaxLen(255))
 	return []tool.Def{
 		{
-			Name:        "search_repos",
-			Toolset:     toolset,
+			Name: "search_repos", Toolset: Toolset,
 			Description: "Search the repositories the token can see by name",
 			Params: []tool.Param{query,
 				tool.Bool("in_description", "Also match the description"),
 				tool.Page(), tool.Limit()},
-			Annotations: tool.Read(),
-			Handler:     searchRepos,
+			Annotations: tool.Read(), Handler: searchRepos,
 		},
 		{
-			Name:        "search_users",
-			Toolset:     toolset,
+			Name: "search_users", Toolset: Toolset,
 			Description: "Search users by login or full name",
 			Params:      []tool.Param{query, tool.Page(), tool.Limit()},
-			Annotations: tool.Read(),
-			Handler:     searchUsers,
+			Annotations: tool.Read(), Handler: searchUsers,
 		},
 		{
-			Name:        "search_org_teams",
-			Toolset:     toolset,
+			Name: "search_org_teams", Toolset: Toolset,
 			Description: "Search an organisation's teams by name",
 			Params: []tool.Param{
-				tool.Str("org", "Organisation name", tool.Required(), tool.MaxLen(100), tool.Match(orgPattern, "letters, digits, '-', '_' and '.' only")),
-				query, tool.Page(), tool.Limit()},
-			Annotations: tool.Read(),
-			Handler:     searchTeams,
+				// tool.Org's pattern also keeps the name from changing the
+				// route (the SDK does not escape it).
+				tool.Org(), query, tool.Page(), tool.Limit()},
+			Annotations: tool.Read(), Handler: searchTeams,
 		},
 	}
 }
@@ -83,45 +74,35 @@ type Team struct {
 	Permission  string `json:"permission"`
 }
 
-func listOpts(a tool.Args) sdk.ListOptions {
-	return sdk.ListOptions{Page: int(a.Int("page")), PageSize: int(a.Int("limit"))}
-}
-
 func searchRepos(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
-	page, limit := a.Int("page"), a.Int("limit")
-	list, resp, err := c.SDK(ctx).SearchRepos(sdk.SearchRepoOptions{ListOptions: listOpts(a),
+	list, resp, err := c.SDK(ctx).SearchRepos(sdk.SearchRepoOptions{ListOptions: tool.ListOptions(a),
 		Keyword: a.String("query"), KeywordInDescription: a.Bool("in_description")})
 	if err := forgejo.Fail(resp, err, "search", "repositories"); err != nil {
 		return nil, err
 	}
-	items := tool.Map(list, func(r *sdk.Repository) Repo {
+	return tool.ListResult(a, resp, list, func(r *sdk.Repository) Repo {
 		return Repo{FullName: r.FullName, Description: r.Description, Private: r.Private, Fork: r.Fork,
 			Archived: r.Archived, Stars: r.Stars, Updated: r.Updated, HTMLURL: r.HTMLURL}
 	})
-	return tool.Items(items, page, forgejo.HasMore(resp, int(page), len(list), int(limit)))
 }
 
 func searchUsers(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
-	page, limit := a.Int("page"), a.Int("limit")
-	list, resp, err := c.SDK(ctx).SearchUsers(sdk.SearchUsersOption{ListOptions: listOpts(a), KeyWord: a.String("query")})
+	list, resp, err := c.SDK(ctx).SearchUsers(sdk.SearchUsersOption{ListOptions: tool.ListOptions(a), KeyWord: a.String("query")})
 	if err := forgejo.Fail(resp, err, "search", "users"); err != nil {
 		return nil, err
 	}
-	items := tool.Map(list, func(u *sdk.User) User {
+	return tool.ListResult(a, resp, list, func(u *sdk.User) User {
 		return User{ID: u.ID, Login: u.UserName, FullName: u.FullName, HTMLURL: u.HTMLURL}
 	})
-	return tool.Items(items, page, forgejo.HasMore(resp, int(page), len(list), int(limit)))
 }
 
 func searchTeams(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
-	page, limit := a.Int("page"), a.Int("limit")
-	list, resp, err := c.SDK(ctx).SearchOrgTeams(a.String("org"), &sdk.SearchTeamsOptions{ListOptions: listOpts(a),
+	list, resp, err := c.SDK(ctx).SearchOrgTeams(a.String("org"), &sdk.SearchTeamsOptions{ListOptions: tool.ListOptions(a),
 		Query: a.String("query")})
 	if err := forgejo.Fail(resp, err, "search teams of", "organisation "+a.String("org")); err != nil {
 		return nil, err
 	}
-	items := tool.Map(list, func(t *sdk.Team) Team {
+	return tool.ListResult(a, resp, list, func(t *sdk.Team) Team {
 		return Team{ID: t.ID, Name: t.Name, Description: t.Description, Permission: string(t.Permission)}
 	})
-	return tool.Items(items, page, forgejo.HasMore(resp, int(page), len(list), int(limit)))
 }

@@ -6,8 +6,6 @@ package tracking
 import (
 	"context"
 	"fmt"
-	"net/url"
-	"strconv"
 	"time"
 
 	sdk "codeberg.org/mvdkleijn/forgejo-sdk/forgejo/v3"
@@ -17,7 +15,8 @@ import (
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
 )
 
-const toolset = "tracking"
+// Toolset is the tracking toolset; every tool of this package is in it.
+var Toolset = tool.Toolset{ID: "tracking", Description: "Tracked time and stopwatches on issues", Default: true}
 
 // Tools returns the tracking toolset.
 func Tools() []tool.Def {
@@ -26,85 +25,65 @@ func Tools() []tool.Def {
 	}
 	return []tool.Def{
 		{
-			Name:        "add_issue_time",
-			Toolset:     toolset,
+			Name: "add_issue_time", Toolset: Toolset,
 			Description: "Record time spent on an issue, in seconds",
 			Params:      issueParams(tool.Int("seconds", "Time spent, in seconds", tool.Required(), tool.Range(1, 10*365*24*3600))),
-			Annotations: tool.Write(false),
-			Handler:     addTime,
+			Annotations: tool.Write(false), Handler: addTime,
 		},
 		{
-			Name:        "list_issue_tracked_times",
-			Toolset:     toolset,
+			Name: "list_issue_tracked_times", Toolset: Toolset,
 			Description: "List the time entries recorded on an issue",
 			Params:      issueParams(tool.Since("created"), tool.Before("created"), tool.Page(), tool.Limit()),
-			Annotations: tool.Read(),
-			Handler:     listIssueTimes,
+			Annotations: tool.Read(), Handler: listIssueTimes,
 		},
 		{
-			Name:        "delete_issue_time_entry",
-			Toolset:     toolset,
+			Name: "delete_issue_time_entry", Toolset: Toolset,
 			Description: "Delete one time entry from an issue",
-			Params:      issueParams(tool.Int("entry_id", "ID of the time entry", tool.Required(), tool.AtLeast(1))),
-			Annotations: tool.Destroy(true),
-			Handler:     deleteTime,
+			Params:      issueParams(tool.ID("entry_id", "ID of the time entry")),
+			Annotations: tool.Destroy(true), Handler: deleteTime,
 		},
 		{
-			Name:        "reset_issue_time",
-			Toolset:     toolset,
+			Name: "reset_issue_time", Toolset: Toolset,
 			Description: "Delete all of your time entries on an issue",
 			Params:      issueParams(),
-			Annotations: tool.Destroy(true),
-			Handler:     resetTime,
+			Annotations: tool.Destroy(true), Handler: resetTime,
 		},
 		{
-			Name:        "list_repo_tracked_times",
-			Toolset:     toolset,
+			Name: "list_repo_tracked_times", Toolset: Toolset,
 			Description: "List the time entries recorded in a repository, optionally of one user",
 			Params: []tool.Param{tool.Owner(), tool.Repo(),
 				tool.Str("user", "Only entries of this login", tool.MaxLen(100)),
 				tool.Since("created"), tool.Before("created"), tool.Page(), tool.Limit()},
-			Annotations: tool.Read(),
-			Handler:     listRepoTimes,
+			Annotations: tool.Read(), Handler: listRepoTimes,
 		},
 		{
-			Name:        "list_my_tracked_times",
-			Toolset:     toolset,
+			Name: "list_my_tracked_times", Toolset: Toolset,
 			Description: "List your own time entries across repositories",
 			Params:      []tool.Param{tool.Since("created"), tool.Before("created"), tool.Page(), tool.Limit()},
-			Annotations: tool.Read(),
-			Handler:     listMyTimes,
+			Annotations: tool.Read(), Handler: listMyTimes,
 		},
 		{
-			Name:        "start_issue_stopwatch",
-			Toolset:     toolset,
+			Name: "start_issue_stopwatch", Toolset: Toolset,
 			Description: "Start your stopwatch on an issue",
 			Params:      issueParams(),
-			Annotations: tool.Write(false),
-			Handler:     stopwatch("start", "start the stopwatch on"),
+			Annotations: tool.Write(false), Handler: stopwatch("start", "start the stopwatch on"),
 		},
 		{
-			Name:        "stop_issue_stopwatch",
-			Toolset:     toolset,
+			Name: "stop_issue_stopwatch", Toolset: Toolset,
 			Description: "Stop your stopwatch on an issue and record the elapsed time",
 			Params:      issueParams(),
-			Annotations: tool.Write(false),
-			Handler:     stopwatch("stop", "stop the stopwatch on"),
+			Annotations: tool.Write(false), Handler: stopwatch("stop", "stop the stopwatch on"),
 		},
 		{
-			Name:        "cancel_issue_stopwatch",
-			Toolset:     toolset,
+			Name: "cancel_issue_stopwatch", Toolset: Toolset,
 			Description: "Discard your running stopwatch on an issue without recording time",
 			Params:      issueParams(),
-			Annotations: tool.Destroy(false),
-			Handler:     stopwatch("cancel", "cancel the stopwatch on"),
+			Annotations: tool.Destroy(false), Handler: stopwatch("cancel", "cancel the stopwatch on"),
 		},
 		{
-			Name:        "list_my_stopwatches",
-			Toolset:     toolset,
+			Name: "list_my_stopwatches", Toolset: Toolset,
 			Description: "List your running stopwatches",
-			Annotations: tool.Read(),
-			Handler:     listStopwatches,
+			Annotations: tool.Read(), Handler: listStopwatches,
 		},
 	}
 }
@@ -139,17 +118,9 @@ type Stopwatch struct {
 	Started time.Time `json:"started_at"`
 }
 
-func ref(a tool.Args) string {
-	return fmt.Sprintf("issue %s/%s#%d", a.String("owner"), a.String("repo"), a.Int("index"))
-}
-
-func listOpts(a tool.Args) sdk.ListOptions {
-	return sdk.ListOptions{Page: int(a.Int("page")), PageSize: int(a.Int("limit"))}
-}
-
 // timesOpts is the page and the since/before window of a times list.
 func timesOpts(a tool.Args) (sdk.ListTrackedTimesOptions, error) {
-	o := sdk.ListTrackedTimesOptions{ListOptions: listOpts(a)}
+	o := sdk.ListTrackedTimesOptions{ListOptions: tool.ListOptions(a)}
 	var err error
 	o.Since, o.Before, err = a.Window()
 	return o, err
@@ -157,28 +128,27 @@ func timesOpts(a tool.Args) (sdk.ListTrackedTimesOptions, error) {
 
 func addTime(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
 	t, resp, err := c.SDK(ctx).AddTime(a.String("owner"), a.String("repo"), a.Int("index"), sdk.AddTimeOption{Time: a.Int("seconds")})
-	if err := forgejo.Fail(resp, err, "add time to", ref(a)); err != nil {
+	if err := forgejo.Fail(resp, err, "add time to", tool.IssueRef(a)); err != nil {
 		return nil, err
 	}
 	return tool.JSON(compact(t))
 }
 
 func listIssueTimes(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
-	page, limit := a.Int("page"), a.Int("limit")
 	opts, err := timesOpts(a)
 	if err != nil {
 		return nil, err
 	}
 	list, resp, err := c.SDK(ctx).ListIssueTrackedTimes(a.String("owner"), a.String("repo"), a.Int("index"), opts)
-	if err := forgejo.Fail(resp, err, "list tracked times of", ref(a)); err != nil {
+	if err := forgejo.Fail(resp, err, "list tracked times of", tool.IssueRef(a)); err != nil {
 		return nil, err
 	}
-	return tool.Items(tool.Map(list, compact), page, forgejo.HasMore(resp, int(page), len(list), int(limit)))
+	return tool.ListResult(a, resp, list, compact)
 }
 
 func deleteTime(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
 	resp, err := c.SDK(ctx).DeleteTime(a.String("owner"), a.String("repo"), a.Int("index"), a.Int("entry_id"))
-	if err := forgejo.Fail(resp, err, "delete", fmt.Sprintf("time entry %d of %s", a.Int("entry_id"), ref(a))); err != nil {
+	if err := forgejo.Fail(resp, err, "delete", fmt.Sprintf("time entry %d of %s", a.Int("entry_id"), tool.IssueRef(a))); err != nil {
 		return nil, err
 	}
 	return tool.Deleted("entry_id", a.Int("entry_id"))
@@ -186,21 +156,20 @@ func deleteTime(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallT
 
 func resetTime(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
 	resp, err := c.SDK(ctx).ResetIssueTime(a.String("owner"), a.String("repo"), a.Int("index"))
-	if err := forgejo.Fail(resp, err, "reset the tracked time of", ref(a)); err != nil {
+	if err := forgejo.Fail(resp, err, "reset the tracked time of", tool.IssueRef(a)); err != nil {
 		return nil, err
 	}
 	return tool.JSON(map[string]any{"reset": true, "issue": a.Int("index")})
 }
 
 func listRepoTimes(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
-	page, limit := a.Int("page"), a.Int("limit")
 	opts, err := timesOpts(a)
 	if err != nil {
 		return nil, err
 	}
 	opts.User = a.String("user")
 	list, resp, err := c.SDK(ctx).ListRepoTrackedTimes(a.String("owner"), a.String("repo"), opts)
-	if err := forgejo.Fail(resp, err, "list tracked times of", fmt.Sprintf("repository %s/%s", a.String("owner"), a.String("repo"))); err != nil {
+	if err := forgejo.Fail(resp, err, "list tracked times of", tool.RepoRef(a)); err != nil {
 		// An unknown user also makes the forge answer 404 (Gitea even
 		// crashes on it): tell which is missing.
 		if forgejo.IsNotFound(err) && opts.User != "" {
@@ -211,18 +180,17 @@ func listRepoTimes(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.Ca
 		}
 		return nil, err
 	}
-	return tool.Items(tool.Map(list, compact), page, forgejo.HasMore(resp, int(page), len(list), int(limit)))
+	return tool.ListResult(a, resp, list, compact)
 }
 
 // listMyTimes goes raw: the SDK's GetMyTrackedTimes takes no page.
 func listMyTimes(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
-	page, limit := a.Int("page"), a.Int("limit")
 	var list []*sdk.TrackedTime
 	opts, err := timesOpts(a)
 	if err != nil {
 		return nil, err
 	}
-	q := url.Values{"page": {strconv.FormatInt(page, 10)}, "limit": {strconv.FormatInt(limit, 10)}}
+	q := tool.PageQuery(a)
 	if !opts.Since.IsZero() {
 		q.Set("since", opts.Since.Format(time.RFC3339))
 	}
@@ -232,7 +200,7 @@ func listMyTimes(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.Call
 	if err := c.DoJSON(ctx, "GET", "/user/times", q, nil, &list); err != nil {
 		return nil, forgejo.Relabel(err, "list", "your tracked times")
 	}
-	return tool.Items(tool.Map(list, compact), page, len(list) >= int(limit))
+	return tool.ListResult(a, nil, list, compact)
 }
 
 func stopwatch(action, verb string) tool.Handler {
@@ -248,7 +216,7 @@ func stopwatch(action, verb string) tool.Handler {
 		default:
 			resp, err = c.SDK(ctx).DeleteIssueStopwatch(o, r, i)
 		}
-		if err := forgejo.Fail(resp, err, verb, ref(a)); err != nil {
+		if err := forgejo.Fail(resp, err, verb, tool.IssueRef(a)); err != nil {
 			return nil, err
 		}
 		return tool.JSON(map[string]any{"stopwatch": map[string]string{"start": "started", "stop": "stopped", "cancel": "cancelled"}[action], "issue": i})

@@ -17,17 +17,17 @@ import (
 // notificationTools are the token user's notification tools, part of the
 // user toolset.
 func notificationTools() []tool.Def {
-	id := tool.Int("id", "Notification thread ID", tool.Required(), tool.AtLeast(1))
+	id := tool.ID("id", "Notification thread ID")
 	return []tool.Def{
 		{
-			Name: "check_notifications", Toolset: "user",
+			Name: "check_notifications", Toolset: Toolset,
 			Description: "List the token user's unread notifications, newest first",
 			Params: []tool.Param{tool.Bool("all", "Include read ones", tool.Default(false)),
 				tool.Since("updated"), tool.Before("updated"), tool.Page(), tool.Limit()},
 			Annotations: tool.Read(), Handler: listNotifications,
 		},
 		{
-			Name: "list_repo_notifications", Toolset: "user",
+			Name: "list_repo_notifications", Toolset: Toolset,
 			Description: "List the token user's unread notifications about one repository",
 			Params: []tool.Param{tool.Owner(), tool.Repo(),
 				tool.Bool("all", "Include read ones", tool.Default(false)),
@@ -35,22 +35,22 @@ func notificationTools() []tool.Def {
 			Annotations: tool.Read(), Handler: listRepoNotifications,
 		},
 		{
-			Name: "get_notification_thread", Toolset: "user",
+			Name: "get_notification_thread", Toolset: Toolset,
 			Description: "Get one notification thread",
 			Params:      []tool.Param{id}, Annotations: tool.Read(), Handler: getNotification,
 		},
 		{
-			Name: "mark_notification_read", Toolset: "user",
+			Name: "mark_notification_read", Toolset: Toolset,
 			Description: "Mark one notification thread as read",
 			Params:      []tool.Param{id}, Annotations: tool.Write(true), Handler: markNotification,
 		},
 		{
-			Name: "mark_all_notifications_read", Toolset: "user",
+			Name: "mark_all_notifications_read", Toolset: Toolset,
 			Description: "Mark all the token user's unread notifications as read",
 			Annotations: tool.Write(true), Handler: markAllNotifications,
 		},
 		{
-			Name: "mark_repo_notifications_read", Toolset: "user",
+			Name: "mark_repo_notifications_read", Toolset: Toolset,
 			Description: "Mark the token user's unread notifications about one repository as read",
 			Params:      []tool.Param{tool.Owner(), tool.Repo()},
 			Annotations: tool.Write(true), Handler: markRepoNotifications,
@@ -103,9 +103,7 @@ func listOptions(a tool.Args) (sdk.ListNotificationOptions, error) {
 		status = append(status, sdk.NotifyStatusRead)
 	}
 	since, before, err := a.Window()
-	return sdk.ListNotificationOptions{
-		ListOptions: sdk.ListOptions{Page: int(a.Int("page")), PageSize: int(a.Int("limit"))}, Status: status,
-		Since: since, Before: before}, err
+	return sdk.ListNotificationOptions{ListOptions: tool.ListOptions(a), Status: status, Since: since, Before: before}, err
 }
 
 // markOptions turns every unread thread read; pinned ones stay pinned.
@@ -120,7 +118,7 @@ func listNotifications(ctx context.Context, c *forgejo.Client, a tool.Args) (*mc
 	if err := forgejo.Fail(resp, err, "list notifications of", "the token's user"); err != nil {
 		return nil, err
 	}
-	return notificationPage(list, resp, a)
+	return tool.ListResult(a, resp, list, listed)
 }
 
 func listRepoNotifications(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
@@ -129,21 +127,14 @@ func listRepoNotifications(ctx context.Context, c *forgejo.Client, a tool.Args) 
 		return nil, err
 	}
 	list, resp, err := c.SDK(ctx).ListRepoNotifications(a.String("owner"), a.String("repo"), opts)
-	if err := forgejo.Fail(resp, err, "list notifications about", repoRef(a)); err != nil {
+	if err := forgejo.Fail(resp, err, "list notifications about", tool.RepoRef(a)); err != nil {
 		return nil, err
 	}
-	return notificationPage(list, resp, a)
+	return tool.ListResult(a, resp, list, listed)
 }
 
-func repoRef(a tool.Args) string {
-	return fmt.Sprintf("repository %s/%s", a.String("owner"), a.String("repo"))
-}
-
-func notificationPage(list []*sdk.NotificationThread, resp *sdk.Response, a tool.Args) (*mcp.CallToolResult, error) {
-	page, limit := a.Int("page"), a.Int("limit")
-	items := tool.Map(list, func(n *sdk.NotificationThread) Notification { return compactNotification(n, false) })
-	return tool.Items(items, page, forgejo.HasMore(resp, int(page), len(list), int(limit)))
-}
+// listed is a thread as lists show it.
+func listed(n *sdk.NotificationThread) Notification { return compactNotification(n, false) }
 
 func getNotification(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
 	n, resp, err := c.SDK(ctx).GetNotification(a.Int("id"))
@@ -174,7 +165,7 @@ func markAllNotifications(ctx context.Context, c *forgejo.Client, _ tool.Args) (
 
 func markRepoNotifications(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
 	list, resp, err := c.SDK(ctx).ReadRepoNotifications(a.String("owner"), a.String("repo"), markOptions)
-	if err := forgejo.Fail(resp, err, "mark as read the notifications about", repoRef(a)); err != nil {
+	if err := forgejo.Fail(resp, err, "mark as read the notifications about", tool.RepoRef(a)); err != nil {
 		return nil, err
 	}
 	return tool.JSON(map[string]int{"marked": len(list)})

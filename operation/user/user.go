@@ -11,14 +11,15 @@ import (
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
 )
 
+// Toolset is the user toolset; every tool of this package is in it.
+var Toolset = tool.Toolset{ID: "user", Description: "The token's user and their notifications", Default: true}
+
 // Tools returns the user toolset.
 func Tools() []tool.Def {
 	return append([]tool.Def{{
-		Name:        "get_my_user_info",
-		Toolset:     "user",
+		Name: "get_my_user_info", Toolset: Toolset,
 		Description: "Get the user the token belongs to: login, name, email, admin flag",
-		Annotations: tool.Read(),
-		Handler:     getMyUserInfo,
+		Annotations: tool.Read(), Handler: getMyUserInfo,
 	}}, notificationTools()...)
 }
 

@@ -12,11 +12,13 @@ import (
 	v "codeberg.org/forgejo-mcp/forgejo-mcp/pkg/version"
 )
 
+// Toolset is the version toolset; every tool of this package is in it.
+var Toolset = tool.Toolset{ID: "version", Description: "This server's own version", Default: true}
+
 // Tools returns the version toolset.
 func Tools() []tool.Def {
 	return []tool.Def{{
-		Name:        "get_forgejo_mcp_server_version",
-		Toolset:     "version",
+		Name: "get_forgejo_mcp_server_version", Toolset: Toolset,
 		Description: "Get the version of this forgejo-mcp server",
 		Annotations: tool.Annotations{ReadOnly: true, Idempotent: true},
 		Offline:     true,

@@ -7,7 +7,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"strconv"
 	"time"
 
 	sdk "codeberg.org/mvdkleijn/forgejo-sdk/forgejo/v3"
@@ -17,11 +16,8 @@ import (
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
 )
 
-const toolset = "webhook"
-
-func hookID() tool.Param {
-	return tool.Int("hook_id", "Webhook ID", tool.Required(), tool.AtLeast(1))
-}
+// Toolset is the webhook toolset; every tool of this package is in it.
+var Toolset = tool.Toolset{ID: "webhook", Description: "Repository webhooks", Default: true}
 
 // hookTypes are the types Forgejo and Gitea know; "forgejo" is Forgejo only.
 var hookTypes = []string{"gitea", "forgejo", "gogs", "slack", "discord", "dingtalk", "telegram",
@@ -40,21 +36,21 @@ func fields() []tool.Param {
 // Tools returns the webhook toolset.
 func Tools() []tool.Def {
 	base := []tool.Param{tool.Owner(), tool.Repo()}
-	withID := append(base[:2:2], hookID())
+	withID := append(base[:2:2], tool.ID("hook_id", "Webhook ID"))
 	target := tool.Str("target_url", "URL the forge posts events to", tool.MaxLen(2048))
 	return []tool.Def{
 		{
-			Name: "list_repo_hooks", Toolset: toolset,
+			Name: "list_repo_hooks", Toolset: Toolset,
 			Description: "List a repository's webhooks",
 			Params:      append(base[:2:2], tool.Page(), tool.Limit()), Annotations: tool.Read(), Handler: list,
 		},
 		{
-			Name: "get_repo_hook", Toolset: toolset,
+			Name: "get_repo_hook", Toolset: Toolset,
 			Description: "Get a repository webhook by ID",
 			Params:      withID, Annotations: tool.Read(), Handler: get,
 		},
 		{
-			Name: "create_repo_hook", Toolset: toolset,
+			Name: "create_repo_hook", Toolset: Toolset,
 			Description: "Create a repository webhook",
 			Params: append([]tool.Param{tool.Owner(), tool.Repo(),
 				tool.Str("type", "Webhook type", tool.Default("gitea"), tool.OneOf(hookTypes...)),
@@ -65,18 +61,18 @@ func Tools() []tool.Def {
 			Annotations: tool.Write(false), Handler: create,
 		},
 		{
-			Name: "edit_repo_hook", Toolset: toolset,
+			Name: "edit_repo_hook", Toolset: Toolset,
 			Description: "Edit a repository webhook; only the given fields change",
 			Params:      append(append(withID[:3:3], target), fields()...),
 			Annotations: tool.Destroy(true), Handler: edit,
 		},
 		{
-			Name: "delete_repo_hook", Toolset: toolset,
+			Name: "delete_repo_hook", Toolset: Toolset,
 			Description: "Delete a repository webhook",
 			Params:      withID, Annotations: tool.Destroy(true), Handler: remove,
 		},
 		{
-			Name: "test_repo_hook", Toolset: toolset,
+			Name: "test_repo_hook", Toolset: Toolset,
 			Description: "Queue a test push delivery of a repository webhook",
 			Params:      withID, Annotations: tool.Write(false), Handler: test,
 		},
@@ -119,27 +115,21 @@ func compact(h *sdk.Hook) Hook {
 		Events: h.Events, Active: h.Active, Updated: forgejo.TimePtr(&h.Updated)}
 }
 
-func repoRef(a tool.Args) string {
-	return fmt.Sprintf("repository %s/%s", a.String("owner"), a.String("repo"))
-}
-
 func hookRef(a tool.Args) string {
-	return fmt.Sprintf("webhook %d in %s/%s", a.Int("hook_id"), a.String("owner"), a.String("repo"))
+	return fmt.Sprintf("webhook %d in %s", a.Int("hook_id"), tool.FullName(a))
 }
 
 func hookPath(a tool.Args, tail ...string) (string, error) {
-	return forgejo.Path(append([]string{"repos", a.String("owner"), a.String("repo"), "hooks",
-		strconv.FormatInt(a.Int("hook_id"), 10)}, tail...)...)
+	return tool.RepoRoute(a, append([]string{"hooks", tool.Seg(a, "hook_id")}, tail...)...)
 }
 
 func list(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
-	page, limit := a.Int("page"), a.Int("limit")
 	hooks, resp, err := c.SDK(ctx).ListRepoHooks(a.String("owner"), a.String("repo"), sdk.ListHooksOptions{
-		ListOptions: sdk.ListOptions{Page: int(page), PageSize: int(limit)}})
-	if err := forgejo.Fail(resp, err, "list webhooks of", repoRef(a)); err != nil {
+		ListOptions: tool.ListOptions(a)})
+	if err := forgejo.Fail(resp, err, "list webhooks of", tool.RepoRef(a)); err != nil {
 		return nil, err
 	}
-	return tool.Items(tool.Map(hooks, compact), page, forgejo.HasMore(resp, int(page), len(hooks), int(limit)))
+	return tool.ListResult(a, resp, hooks, compact)
 }
 
 func fetch(ctx context.Context, c *forgejo.Client, a tool.Args) (*rawHook, error) {
@@ -185,7 +175,7 @@ func create(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolR
 	h, resp, err := c.SDK(ctx).CreateRepoHook(a.String("owner"), a.String("repo"), sdk.CreateHookOption{
 		Type: sdk.HookType(a.String("type")), Config: cfg, Events: events,
 		BranchFilter: a.String("branch_filter"), Active: active})
-	if err := forgejo.Fail(resp, err, "create a webhook in", repoRef(a)); err != nil {
+	if err := forgejo.Fail(resp, err, "create a webhook in", tool.RepoRef(a)); err != nil {
 		return nil, err
 	}
 	out := compact(h)

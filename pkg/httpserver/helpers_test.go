@@ -73,11 +73,11 @@ func testDefs(release <-chan struct{}) []tool.Def {
 		}
 	}
 	return []tool.Def{
-		{Name: "whoami", Toolset: "user", Description: "who am I", Annotations: tool.Read(), Handler: whoami},
-		{Name: "peek_thing", Toolset: "things", Description: "read a thing", Annotations: tool.Read(), Handler: noop},
-		{Name: "make_thing", Toolset: "things", Description: "make a thing", Annotations: tool.Write(false), Handler: noop},
-		{Name: "drop_thing", Toolset: "things", Description: "drop a thing", Annotations: tool.Destroy(true), Handler: noop},
-		{Name: "wait", Toolset: "things", Description: "wait", Annotations: tool.Read(), Handler: wait},
+		{Name: "whoami", Toolset: tool.Toolset{ID: "user"}, Description: "who am I", Annotations: tool.Read(), Handler: whoami},
+		{Name: "peek_thing", Toolset: tool.Toolset{ID: "things"}, Description: "read a thing", Annotations: tool.Read(), Handler: noop},
+		{Name: "make_thing", Toolset: tool.Toolset{ID: "things"}, Description: "make a thing", Annotations: tool.Write(false), Handler: noop},
+		{Name: "drop_thing", Toolset: tool.Toolset{ID: "things"}, Description: "drop a thing", Annotations: tool.Destroy(true), Handler: noop},
+		{Name: "wait", Toolset: tool.Toolset{ID: "things"}, Description: "wait", Annotations: tool.Read(), Handler: wait},
 	}
 }
 

@@ -32,7 +32,7 @@ type selector struct {
 func newSelector(defs []tool.Def) *selector {
 	s := &selector{defs: defs, toolsets: map[string]bool{}, names: map[string]bool{}}
 	for _, d := range defs {
-		s.toolsets[d.Toolset] = true
+		s.toolsets[d.Toolset.ID] = true
 		s.names[d.Name] = true
 	}
 	return s

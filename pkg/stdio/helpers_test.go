@@ -143,7 +143,7 @@ func toolText(t *testing.T, m map[string]any) (bool, string) {
 
 // echo is an offline tool answering its argument.
 func echo() tool.Def {
-	return tool.Def{Name: "echo", Toolset: "t", Description: "echo", Offline: true, Annotations: tool.Read(),
+	return tool.Def{Name: "echo", Toolset: tool.Toolset{ID: "t"}, Description: "echo", Offline: true, Annotations: tool.Read(),
 		Params: []tool.Param{tool.Str("text", "text", tool.Required())},
 		Handler: func(_ context.Context, _ *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
 			return tool.JSON(map[string]string{"text": a.String("text")})
@@ -163,7 +163,7 @@ func newGate() *gate {
 }
 
 func (g *gate) def() tool.Def {
-	return tool.Def{Name: "block", Toolset: "t", Description: "block", Offline: true, Annotations: tool.Read(),
+	return tool.Def{Name: "block", Toolset: tool.Toolset{ID: "t"}, Description: "block", Offline: true, Annotations: tool.Read(),
 		Params: []tool.Param{tool.Str("tag", "tag")},
 		Handler: func(ctx context.Context, _ *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
 			g.started <- a.String("tag")

@@ -299,7 +299,7 @@ func TestEndOfInputBoundsTheWait(t *testing.T) {
 // TestServerNotificationsAreWritten: what the MCP server sends to the
 // session reaches stdout as its own line.
 func TestServerNotificationsAreWritten(t *testing.T) {
-	notify := tool.Def{Name: "notify", Toolset: "t", Description: "n", Offline: true, Annotations: tool.Read(),
+	notify := tool.Def{Name: "notify", Toolset: tool.Toolset{ID: "t"}, Description: "n", Offline: true, Annotations: tool.Read(),
 		Handler: func(ctx context.Context, _ *forgejo.Client, _ tool.Args) (*mcp.CallToolResult, error) {
 			srv := server.ServerFromContext(ctx)
 			require.NoError(t, srv.SendNotificationToClient(ctx, "notifications/message", map[string]any{"level": "info", "data": "hello"}))

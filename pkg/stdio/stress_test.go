@@ -36,7 +36,7 @@ func TestStress(t *testing.T) {
 	f.Handle("GET /api/v1/users/{name}", func(w http.ResponseWriter, r *http.Request) {
 		fakeforge.WriteJSON(w, http.StatusOK, map[string]any{"login": strings.TrimPrefix(r.URL.Path, "/api/v1/users/")})
 	})
-	whois := tool.Def{Name: "whois", Toolset: "t", Description: "w", Annotations: tool.Read(),
+	whois := tool.Def{Name: "whois", Toolset: tool.Toolset{ID: "t"}, Description: "w", Annotations: tool.Read(),
 		Params: []tool.Param{tool.Owner().Describe("login")},
 		Handler: func(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
 			u, resp, err := c.SDK(ctx).GetUserInfo(a.String("owner"))

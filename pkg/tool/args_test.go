@@ -94,10 +94,10 @@ func TestParseNilArgumentsUsesDefaults(t *testing.T) {
 
 func TestSelect(t *testing.T) {
 	all := []Def{
-		{Name: "get_a", Toolset: "a", Annotations: Read()},
-		{Name: "make_a", Toolset: "a", Annotations: Write(false)},
-		{Name: "get_b", Toolset: "b", Annotations: Read()},
-		{Name: "drop_b", Toolset: "b", Annotations: Destroy(true)},
+		{Name: "get_a", Toolset: Toolset{ID: "a"}, Annotations: Read()},
+		{Name: "make_a", Toolset: Toolset{ID: "a"}, Annotations: Write(false)},
+		{Name: "get_b", Toolset: Toolset{ID: "b"}, Annotations: Read()},
+		{Name: "drop_b", Toolset: Toolset{ID: "b"}, Annotations: Destroy(true)},
 	}
 	names := func(ds []Def) []string {
 		var out []string

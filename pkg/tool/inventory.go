@@ -6,6 +6,19 @@ import (
 	"strings"
 )
 
+// Toolset is a group of tools a user can offer or leave out as one
+// (--toolsets). Each operation package declares its toolset once and every
+// one of its definitions refers to that value.
+type Toolset struct {
+	ID          string // what --toolsets takes: "issue", "branch-protection"
+	Description string // one line, for --toolsets help and the README
+	// Default toolsets are offered when no --toolsets is given.
+	Default bool
+}
+
+// String is the toolset's ID.
+func (t Toolset) String() string { return t.ID }
+
 // Selection narrows an inventory; it mirrors --toolsets, --tools,
 // --exclude-tools and --read-only. Each field can only remove tools.
 type Selection struct {
@@ -26,7 +39,7 @@ func Select(all []Def, s Selection) ([]Def, error) {
 	known := map[string]bool{}
 	names := map[string]bool{}
 	for _, d := range all {
-		known[d.Toolset] = true
+		known[d.Toolset.ID] = true
 		names[d.Name] = true
 	}
 	for ts := range toolsets {
@@ -45,7 +58,7 @@ func Select(all []Def, s Selection) ([]Def, error) {
 	var out []Def
 	for _, d := range all {
 		switch {
-		case len(toolsets) > 0 && !toolsets[d.Toolset]:
+		case len(toolsets) > 0 && !toolsets[d.Toolset.ID]:
 		case len(keep) > 0 && !keep[d.Name]:
 		case drop[d.Name]:
 		case s.ReadOnly && !d.Annotations.ReadOnly:
@@ -66,17 +79,26 @@ func Find(all []Def, name string) (Def, bool) {
 	return Def{}, false
 }
 
-// Toolsets lists the toolset names of all, sorted.
+// Toolsets lists the toolset IDs of all, sorted.
 func Toolsets(all []Def) []string {
-	seen := map[string]bool{}
 	var out []string
+	for _, ts := range ToolsetsOf(all) {
+		out = append(out, ts.ID)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// ToolsetsOf lists the toolsets of all, once each, in inventory order.
+func ToolsetsOf(all []Def) []Toolset {
+	seen := map[string]bool{}
+	var out []Toolset
 	for _, d := range all {
-		if !seen[d.Toolset] {
-			seen[d.Toolset] = true
+		if !seen[d.Toolset.ID] {
+			seen[d.Toolset.ID] = true
 			out = append(out, d.Toolset)
 		}
 	}
-	sort.Strings(out)
 	return out
 }
 

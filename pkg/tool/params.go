@@ -11,22 +11,42 @@ var namePattern = regexp.MustCompile(`^[A-Za-z0-9_.-]+$`)
 
 const nameHint = "letters, digits, '-', '_' and '.' only"
 
-// Owner is the repository owner (user or organisation).
-func Owner() Param {
-	return Str("owner", "Owner: a user or organisation", Required(),
-		MaxLen(100), Match(namePattern, nameHint))
+// Named declares a required parameter holding a user, organisation or
+// repository name: what the forge accepts as one, never a route changer.
+// Every name parameter is declared through it, so there is one pattern.
+func Named(name, desc string) Param {
+	return Str(name, desc, Required(), MaxLen(100), Match(namePattern, nameHint))
 }
 
+// Owner is the repository owner (user or organisation).
+func Owner() Param { return Named("owner", "Owner: a user or organisation") }
+
 // Repo is the repository name.
-func Repo() Param {
-	return Str("repo", "Repository name", Required(),
-		MaxLen(100), Match(namePattern, nameHint))
-}
+func Repo() Param { return Named("repo", "Repository name") }
+
+// Org is an organisation name.
+func Org() Param { return Named("org", "Organisation name") }
+
+// User is a user's login.
+func User() Param { return Named("user", "User login") }
 
 // Index is an issue or pull request number.
 func Index() Param {
 	return Int("index", "Issue or pull request number (#N)", Required(), AtLeast(1))
 }
+
+// ID declares a required numeric ID parameter (from 1), such as
+// "hook_id"; desc says what it identifies and where to find it.
+func ID(name, desc string) Param { return Int(name, desc, Required(), AtLeast(1)) }
+
+// CommentID is an issue or pull request comment's ID.
+func CommentID() Param { return ID("comment_id", "Comment ID") }
+
+// AttachmentID is a file attachment's ID (issue, comment or release).
+func AttachmentID() Param { return ID("attachment_id", "Attachment ID") }
+
+// ReleaseID is a release's ID.
+func ReleaseID() Param { return ID("release_id", "Release ID") }
 
 // Page is the 1-based page of a list.
 func Page() Param {
@@ -37,6 +57,9 @@ func Page() Param {
 func Limit() Param {
 	return Int("limit", "Page size", Default(20), Range(1, 50))
 }
+
+// Paging is the page and limit of a list tool, in that order.
+func Paging() []Param { return []Param{Page(), Limit()} }
 
 // State filters issues and pull requests by state.
 func State() Param {

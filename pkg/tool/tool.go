@@ -23,7 +23,7 @@ type Handler func(ctx context.Context, c *forgejo.Client, a Args) (*mcp.CallTool
 // Def is one tool.
 type Def struct {
 	Name        string
-	Toolset     string
+	Toolset     Toolset
 	Description string
 	Params      []Param
 	Annotations Annotations
