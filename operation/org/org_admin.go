@@ -124,7 +124,7 @@ func teamRef(a tool.Args) string { return fmt.Sprintf("team %d", a.Int("team_id"
 func addTeamMember(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
 	resp, err := c.SDK(ctx).AddTeamMember(a.Int("team_id"), a.String("user"))
 	if err := forgejo.Fail(resp, err, "add "+a.String("user")+" to", teamRef(a)); err != nil {
-		return nil, err
+		return nil, userMissing(ctx, c, a, err)
 	}
 	return tool.JSON(map[string]any{"team_id": a.Int("team_id"), "user": a.String("user"), "member": true})
 }
@@ -132,7 +132,7 @@ func addTeamMember(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.Ca
 func removeTeamMember(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
 	resp, err := c.SDK(ctx).RemoveTeamMember(a.Int("team_id"), a.String("user"))
 	if err := forgejo.Fail(resp, err, "remove "+a.String("user")+" from", teamRef(a)); err != nil {
-		return nil, err
+		return nil, userMissing(ctx, c, a, err)
 	}
 	return tool.JSON(map[string]any{"team_id": a.Int("team_id"), "user": a.String("user"), "member": false})
 }
@@ -161,7 +161,22 @@ func removeTeamRepo(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.C
 func removeOrgMember(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
 	resp, err := c.SDK(ctx).DeleteOrgMembership(a.String("org"), a.String("user"))
 	if err := forgejo.Fail(resp, err, "remove "+a.String("user")+" from", orgRef(a)); err != nil {
-		return nil, err
+		return nil, userMissing(ctx, c, a, err)
 	}
 	return tool.JSON(map[string]any{"org": a.String("org"), "user": a.String("user"), "member": false})
+}
+
+// userMissing names the user when a 404 of a route taking a team or an
+// organisation and a user is about the user: the forge's "not found" (its
+// message, GetUserByName, is dropped) would otherwise blame the team or
+// organisation. It asks the forge, on this error path only.
+func userMissing(ctx context.Context, c *forgejo.Client, a tool.Args, err error) error {
+	if !forgejo.IsNotFound(err) {
+		return err
+	}
+	_, resp, uerr := c.SDK(ctx).GetUserInfo(a.String("user"))
+	if forgejo.IsNotFound(forgejo.Fail(resp, uerr, "get", "")) {
+		return forgejo.NotFoundAs(err, "user "+a.String("user"))
+	}
+	return err
 }

@@ -79,3 +79,34 @@ func TestLiveOrgAdministration(t *testing.T) {
 	assert.True(t, res.IsError)
 	assert.Contains(t, fakeforge.Text(t, res), "not found (404)")
 }
+
+// TestLiveMissingUserAndOrg: team and membership tools given an unknown
+// user name the user; an unknown organisation carries no function name.
+func TestLiveMissingUserAndOrg(t *testing.T) {
+	f := testforge.Get(t)
+	defs := org.Tools()
+	name := fmt.Sprintf("live-miss-%d", time.Now().UnixNano()%1e9)
+	require.Equal(t, http.StatusCreated, f.Do(t, http.MethodPost, "/orgs", map[string]any{"username": name}, nil))
+	t.Cleanup(func() { f.Do(t, http.MethodDelete, "/orgs/"+name, nil, nil) })
+	var teams []struct {
+		ID int64 `json:"id"`
+	}
+	require.Equal(t, http.StatusOK, f.Do(t, http.MethodGet, "/orgs/"+name+"/teams", nil, &teams))
+	require.NotEmpty(t, teams)
+	team := float64(teams[0].ID)
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"add_team_member", map[string]any{"team_id": team, "user": "nosuchuser"}},
+		{"remove_team_member", map[string]any{"team_id": team, "user": "nosuchuser"}},
+		{"remove_org_member", map[string]any{"org": name, "user": "nosuchuser"}},
+	} {
+		res := f.Call(t, defs, c.tool, c.args)
+		require.True(t, res.IsError, c.tool)
+		assert.Equal(t, "user nosuchuser not found (404): it does not exist or this token cannot see it", fakeforge.Text(t, res), c.tool)
+	}
+	res := f.Call(t, defs, "get_org", map[string]any{"org": "nosuchorg"})
+	require.True(t, res.IsError)
+	assert.Equal(t, "organisation nosuchorg not found (404): it does not exist or this token cannot see it: no such org", fakeforge.Text(t, res))
+}

@@ -74,7 +74,29 @@ func TestTeamMembersAndRepos(t *testing.T) {
 		require.False(t, res.IsError, "%s: %s", c.name, fakeforge.Text(t, res))
 		assert.JSONEq(t, c.want, fakeforge.Text(t, res), c.name)
 	}
+	f.JSON("GET /api/v1/users/bob", 200, map[string]any{"login": "bob"})
 	res := f.Call(t, org.Tools(), "add_team_member", map[string]any{"team_id": 6.0, "user": "bob"})
 	assert.True(t, res.IsError)
 	assert.Contains(t, fakeforge.Text(t, res), "team 6 not found (404)")
+}
+
+// TestTeamToolsNameAMissingUser: a 404 about the user names the user, not
+// the team or the organisation, and no forge function name shows.
+func TestTeamToolsNameAMissingUser(t *testing.T) {
+	f := fakeforge.New(t)
+	for _, route := range []string{"PUT /api/v1/teams/5/members/nobody", "DELETE /api/v1/teams/5/members/nobody", "DELETE /api/v1/orgs/acme/members/nobody"} {
+		f.JSON(route, 404, map[string]any{"message": "GetUserByName", "errors": []string{"user does not exist [uid: 0, name: nobody]"}})
+	}
+	for _, c := range []struct {
+		name string
+		args map[string]any
+	}{
+		{"add_team_member", map[string]any{"team_id": 5.0, "user": "nobody"}},
+		{"remove_team_member", map[string]any{"team_id": 5.0, "user": "nobody"}},
+		{"remove_org_member", map[string]any{"org": "acme", "user": "nobody"}},
+	} {
+		res := f.Call(t, org.Tools(), c.name, c.args)
+		require.True(t, res.IsError, c.name)
+		assert.Equal(t, "user nobody not found (404): it does not exist or this token cannot see it", fakeforge.Text(t, res), c.name)
+	}
 }

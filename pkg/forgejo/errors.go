@@ -150,12 +150,30 @@ func forgeMessage(msg string) string {
 		msg = strings.TrimSpace(rest) // "initRepository: getLicense[x]: …"
 	}
 	if isInternalName(msg) {
-		return ""
+		return missingHint(msg)
 	}
 	if i := strings.Index(msg, "does not exist ["); i >= 0 && strings.HasSuffix(msg, "]") {
 		msg = msg[:i+len("does not exist")]
 	}
 	return msg
+}
+
+// missingHint turns a lookup function's name, which Gitea sends alone as
+// the message of a 404 (GetUserByName, GetOrgByName), into what it tells:
+// "no such user". Other names tell nothing and give "".
+func missingHint(name string) string {
+	thing, _, ok := strings.Cut(strings.TrimPrefix(name, "Get"), "By")
+	if !ok || thing == "" || !strings.HasPrefix(name, "Get") {
+		return ""
+	}
+	var b strings.Builder
+	for i, r := range thing {
+		if unicode.IsUpper(r) && i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteRune(unicode.ToLower(r))
+	}
+	return "no such " + b.String()
 }
 
 // isMissingDump reports whether msg is Gitea's dump of a "not exist"

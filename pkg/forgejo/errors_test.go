@@ -110,6 +110,10 @@ func TestFailForgeInternals(t *testing.T) {
 	}{
 		{name: "function name alone", status: 404, msg: "GetContentsOrList",
 			want: "file a.txt not found (404): it does not exist or this token cannot see it", is404: true},
+		{name: "lookup function name says what is missing", status: 404, msg: "GetUserByName",
+			want: "file a.txt not found (404): it does not exist or this token cannot see it: no such user", is404: true},
+		{name: "two-word lookup", status: 404, msg: "GetPullRequestByIndex",
+			want: "file a.txt not found (404): it does not exist or this token cannot see it: no such pull request", is404: true},
 		{name: "function name as prefix", status: 404, msg: "GetUserByName: user does not exist [uid: 0, name: bob]",
 			want: "file a.txt not found (404): it does not exist or this token cannot see it: user does not exist", is404: true},
 		{name: "internal fields dropped", status: 404, msg: "user redirect does not exist [name: nosuchuser]",
