@@ -211,7 +211,13 @@ func createRelease(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.Ca
 			return nil, fmt.Errorf("%s already has a release for tag %s (409): change it with edit_release, or pick another tag",
 				tool.RepoRef(a), tagName)
 		}
-		return nil, err
+		// A release being created cannot be what is missing: the target
+		// is, when the forge says so ("target \"x\" not found"), or else
+		// the repository.
+		if target := a.String("target"); target != "" && fe != nil && strings.Contains(fe.Message, "target") {
+			return nil, forgejo.NotFoundAs(err, fmt.Sprintf("target %q (branch or commit) in %s", target, tool.FullName(a)))
+		}
+		return nil, forgejo.NotFoundAs(err, tool.RepoRef(a))
 	}
 	return tool.JSON(compact(r, true))
 }

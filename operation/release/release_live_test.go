@@ -183,3 +183,17 @@ func TestLiveReleaseAttachments(t *testing.T) {
 	require.False(t, isErr, text)
 	assert.Equal(t, "[]", text)
 }
+
+// TestLiveCreateReleaseNamesWhatIsMissing: a release being created is never
+// what is missing; a missing target or repository is named instead.
+func TestLiveCreateReleaseNamesWhatIsMissing(t *testing.T) {
+	f := testforge.Get(t)
+	owner, repo := f.NewRepo(t)
+	call := liveCaller(t, f, owner, repo)
+	isErr, text := call("create_release", map[string]any{"tag_name": "v9", "target": "nosuch"})
+	require.True(t, isErr)
+	assert.Equal(t, fmt.Sprintf(`target "nosuch" (branch or commit) in %s/%s not found (404): it does not exist or this token cannot see it`, owner, repo), text)
+	isErr, text = liveCaller(t, f, owner, "nosuchrepo")("create_release", map[string]any{"tag_name": "v9"})
+	require.True(t, isErr)
+	assert.Equal(t, fmt.Sprintf("repository %s/nosuchrepo not found (404): it does not exist or this token cannot see it", owner), text)
+}

@@ -123,7 +123,13 @@ func TestCreateRelease(t *testing.T) {
 	f3 := fakeforge.New(t)
 	isErr, text = call(t, f3, "create_release", map[string]any{"owner": "o", "repo": "r", "tag_name": "v1.0"})
 	assert.True(t, isErr)
-	assert.Contains(t, text, "release v1.0 in o/r")
+	assert.Equal(t, "repository o/r not found (404): it does not exist or this token cannot see it", text, "a release being created is never what is missing")
+
+	f4 := fakeforge.New(t)
+	f4.JSON("POST /api/v1/repos/o/r/releases", 404, map[string]any{"message": `target "nosuch" not found: object does not exist [id: nosuch, rel_path: ]`})
+	isErr, text = call(t, f4, "create_release", map[string]any{"owner": "o", "repo": "r", "tag_name": "v1.0", "target": "nosuch"})
+	assert.True(t, isErr)
+	assert.Equal(t, `target "nosuch" (branch or commit) in o/r not found (404): it does not exist or this token cannot see it`, text)
 }
 
 func TestEditReleaseSendsOnlyGivenFields(t *testing.T) {

@@ -345,7 +345,8 @@ func writeFile(ctx context.Context, c *forgejo.Client, a tool.Args, method, verb
 	}
 	var fr sdk.FileResponse
 	if err := c.DoJSON(ctx, method, apiPath, nil, writeBody(a), &fr); err != nil {
-		return nil, forgejo.Relabel(err, verb, "file "+fileRef(a, a.String("branch")))
+		branch := a.String("branch")
+		return nil, whichMissing(ctx, c, a, forgejo.Relabel(err, verb, "file "+fileRef(a, branch)), fmt.Sprintf("branch %q", branch), branch, "")
 	}
 	out := Written{Path: a.String("path"), Deleted: method == "DELETE"}
 	if fr.Content != nil {

@@ -92,3 +92,13 @@ func TestLiveCreateRepoOptions(t *testing.T) {
 	require.True(t, res.IsError)
 	assert.Equal(t, "organisation nosuchorg not found (404): it does not exist or this token cannot see it", fakeforge.Text(t, res))
 }
+
+// TestLiveWriteToMissingBranch: writing a file on a branch that does not
+// exist names the branch, not the file.
+func TestLiveWriteToMissingBranch(t *testing.T) {
+	f := testforge.Get(t)
+	owner, name := f.NewRepo(t)
+	res := f.Call(t, repo.Tools(), "create_file", map[string]any{"owner": owner, "repo": name, "path": "n.txt", "content": "x", "branch": "nosuch"})
+	require.True(t, res.IsError)
+	assert.Equal(t, fmt.Sprintf(`branch "nosuch" in %s/%s not found (404): it does not exist or this token cannot see it`, owner, name), fakeforge.Text(t, res))
+}
