@@ -102,6 +102,17 @@ func (r *Runner) Call(ctx context.Context, d Def, raw any) *mcp.CallToolResult {
 	return res
 }
 
+// Redact removes the token of ctx's identity from s: for text that leaves
+// the server outside a tool result, such as a protocol error echoing what
+// the client sent.
+func (r *Runner) Redact(ctx context.Context, s string) string {
+	client, err := r.identity(ctx)
+	if err != nil {
+		return s
+	}
+	return client.Redact(s)
+}
+
 // identity returns the call's forge client, nil when none is configured.
 func (r *Runner) identity(ctx context.Context) (*forgejo.Client, error) {
 	if r.Client == nil {
