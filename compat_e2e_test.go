@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"codeberg.org/forgejo-mcp/forgejo-mcp/internal/fakeforge"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/internal/testforge"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation"
 )
 
@@ -96,4 +97,35 @@ func TestE2ERedactionAliasesAndHints(t *testing.T) {
 			})
 		})
 	}
+}
+
+// TestE2ELiveAliasesAndRedaction: the same promises against a real forge:
+// a branch created and a file read through the established server's
+// spellings, a token pasted into an argument not echoed, an unknown tool
+// answered with a hint.
+func TestE2ELiveAliasesAndRedaction(t *testing.T) {
+	f := testforge.Get(t)
+	owner, repo := f.NewRepo(t)
+	cs := connect(t, "2025-11-25", []string{"FORGEJO_URL=" + f.URL, "FORGEJO_ACCESS_TOKEN=" + f.Token})
+
+	res, text := callTool(t, cs, "create_branch", map[string]any{"owner": owner, "repo": repo, "branch_name": "via-alias", "old_branch": "main"})
+	require.False(t, res.IsError, text)
+	res, text = callTool(t, cs, "list_branches", map[string]any{"owner": owner, "repo": repo})
+	require.False(t, res.IsError, text)
+	assert.Contains(t, text, `"via-alias"`)
+
+	res, canonical := callTool(t, cs, "get_file_content", map[string]any{"owner": owner, "repo": repo, "path": "README.md", "from_line": 1, "to_line": 1})
+	require.False(t, res.IsError, canonical)
+	res, viaAlias := callTool(t, cs, "get_file_content", map[string]any{"owner": owner, "repo": repo, "filePath": "README.md", "start_line": 1, "end_line": 1})
+	require.False(t, res.IsError, viaAlias)
+	assert.Equal(t, canonical, viaAlias)
+
+	res, text = callTool(t, cs, "get_issue_by_index", map[string]any{"owner": owner + "/" + f.Token, "repo": repo, "index": 1})
+	assert.True(t, res.IsError)
+	assert.NotContains(t, text, f.Token)
+	assert.Contains(t, text, `/[REDACTED]"`)
+
+	_, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "list_issues", Arguments: map[string]any{}})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `did you mean "list_repo_issues"?`)
 }
