@@ -30,17 +30,19 @@ type cliFlags struct {
 }
 
 // runCLI runs `--cli list` or `--cli TOOL ...`. before are the arguments
-// ahead of --cli, after those behind it; server flags may stand in either.
+// ahead of --cli, after those behind it; server flags may stand in either,
+// before or after the tool name.
 func runCLI(ctx context.Context, before, after []string, std IO, env Env) int {
-	if len(after) == 0 || strings.HasPrefix(after[0], "-") {
-		fmt.Fprintln(std.Err, "forgejo-mcp: --cli needs a tool name or 'list': forgejo-mcp --cli list | forgejo-mcp --cli TOOL --help")
+	name, afterName, err := splitToolName(after, env)
+	if err != nil {
+		fmt.Fprintln(std.Err, "forgejo-mcp:", err)
 		return ExitUsage
 	}
-	name, rest := after[0], append(append([]string{}, before...), after[1:]...)
+	rest := append(append([]string{}, before...), afterName...)
 	all := operation.All()
 	def, found := tool.Find(all, name)
 	if name != "list" && !found {
-		fmt.Fprintf(std.Err, "forgejo-mcp: unknown tool %q; run forgejo-mcp --cli list\n", name)
+		fmt.Fprintf(std.Err, "forgejo-mcp: unknown tool %q%s; run forgejo-mcp --cli list for the tool names\n", name, didYouMean(name, all))
 		return ExitUsage
 	}
 
@@ -48,19 +50,11 @@ func runCLI(ctx context.Context, before, after []string, std IO, env Env) int {
 	var cf cliFlags
 	fs := pflag.NewFlagSet("forgejo-mcp --cli "+name, pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	fs.SetNormalizeFunc(func(_ *pflag.FlagSet, n string) pflag.NormalizedName {
-		return pflag.NormalizedName(strings.ReplaceAll(n, "_", "-"))
-	})
+	fs.SetNormalizeFunc(normalizeFlag)
 	cfg.registerFlags(fs, env)
-	fs.StringVar(&cf.output, "output", "text", "text (the result's text, JSON pretty-printed) or json (the whole MCP result)")
-	fs.BoolVarP(&cf.help, "help", "h", false, "show this tool's parameters")
+	cf.register(fs, found, def.CLIFile != "")
 	var params map[string]func() any
 	if found {
-		fs.StringVar(&cf.args, "args", "", "arguments as a JSON object ('-' reads standard input)")
-		fs.StringVar(&cf.out, "out", "", "write a binary (blob or image) result's bytes to this file")
-		if def.CLIFile != "" {
-			fs.StringVar(&cf.file, "file", "", fmt.Sprintf("read %s from this file (base64-encoded for you)", def.CLIFile))
-		}
 		params = paramFlags(fs, def)
 	}
 	if err := fs.Parse(rest); err != nil {
@@ -113,9 +107,85 @@ func runCLI(ctx context.Context, before, after []string, std IO, env Env) int {
 		return ExitToolError
 	}
 	if res.IsError {
+		// Arguments the tool refuses (a required one missing, a wrong
+		// type) are a usage error of the command line, as a bad flag is;
+		// the forge refusing a call is not. Parse tells them apart: it
+		// fails exactly when the Runner refused before calling the tool.
+		if _, err := def.Parse(args); err != nil {
+			fmt.Fprintf(std.Err, "see forgejo-mcp --cli %s --help\n", name)
+			return ExitUsage
+		}
 		return ExitToolError
 	}
 	return ExitOK
+}
+
+// register adds the flags of --cli mode; args, out and file only exist
+// for a tool (file only for one that uploads a file).
+func (cf *cliFlags) register(fs *pflag.FlagSet, forTool, withFile bool) {
+	fs.StringVar(&cf.output, "output", "text", "text (the result's text, JSON pretty-printed) or json (the whole MCP result)")
+	fs.BoolVarP(&cf.help, "help", "h", false, "show this tool's parameters")
+	if forTool {
+		fs.StringVar(&cf.args, "args", "", "arguments as a JSON object ('-' reads standard input)")
+		fs.StringVar(&cf.out, "out", "", "write a binary (blob or image) result's bytes to this file")
+	}
+	if withFile {
+		fs.StringVar(&cf.file, "file", "", "the file to upload: read and base64-encoded for you")
+	}
+}
+
+// splitToolName finds the tool name in the arguments after --cli: the
+// first one that is neither a flag nor a flag's value, so server flags may
+// come before it (--cli --url U TOOL) as well as after. A flag ahead of the
+// name must be a server or --cli flag: a tool's parameters are only known
+// once the tool is.
+func splitToolName(after []string, env Env) (string, []string, error) {
+	var cfg Config
+	var cf cliFlags
+	fs := pflag.NewFlagSet("scan", pflag.ContinueOnError)
+	fs.SetNormalizeFunc(normalizeFlag)
+	cfg.registerFlags(fs, env)
+	cf.register(fs, true, true)
+	for i := 0; i < len(after); i++ {
+		a := after[i]
+		switch {
+		case a == "--":
+			i = len(after)
+		case a == "-" || !strings.HasPrefix(a, "-"):
+			return a, append(append([]string{}, after[:i]...), after[i+1:]...), nil
+		case strings.Contains(a, "="):
+		default:
+			var f *pflag.Flag
+			if strings.HasPrefix(a, "--") {
+				f = fs.Lookup(string(normalizeFlag(fs, a[2:])))
+			} else {
+				f = fs.ShorthandLookup(a[1:])
+			}
+			if f == nil {
+				return "", nil, fmt.Errorf("%s before the tool name is not a server flag; give the tool first: forgejo-mcp --cli TOOL %s …", a, a)
+			}
+			if f.NoOptDefVal == "" {
+				i++ // its value
+			}
+		}
+	}
+	return "", nil, errors.New("--cli needs a tool name or 'list': forgejo-mcp --cli list | forgejo-mcp --cli TOOL --help")
+}
+
+func normalizeFlag(_ *pflag.FlagSet, n string) pflag.NormalizedName {
+	return pflag.NormalizedName(strings.ReplaceAll(n, "_", "-"))
+}
+
+// didYouMean is the "; did you mean …?" hint for an unknown tool name, or "".
+func didYouMean(name string, all []tool.Def) string {
+	names := make([]string, len(all))
+	for i, d := range all {
+		names[i] = d.Name
+	}
+	if hint := tool.Suggest(name, names); hint != "" {
+		return fmt.Sprintf("; did you mean %q?", hint)
+	}
+	return ""
 }
 
 // paramFlags registers one typed flag per parameter and returns, for each,
@@ -169,7 +239,7 @@ func cliArgs(fs *pflag.FlagSet, d tool.Def, params map[string]func() any, cf cli
 	if cf.file != "" {
 		b, err := os.ReadFile(cf.file)
 		if err != nil {
-			return nil, fmt.Errorf("--file: %v", errors.Unwrap(err))
+			return nil, fmt.Errorf("--file %s: %v", cf.file, errors.Unwrap(err))
 		}
 		args[d.CLIFile] = base64.StdEncoding.EncodeToString(b)
 		if _, ok := args["filename"]; !ok && hasParam(d, "filename") {
@@ -228,16 +298,20 @@ func printList(w io.Writer, defs []tool.Def, output string) int {
 func printToolHelp(w io.Writer, d tool.Def, fs *pflag.FlagSet) {
 	fmt.Fprintf(w, "%s (%s toolset, %s)\n  %s\n\nParameters:\n", d.Name, d.Toolset, tool.AnnotationSummary(d.Annotations), d.Description)
 	for _, p := range d.Params {
-		fmt.Fprintf(w, "  --%-16s %-8s %s\n", strings.ReplaceAll(p.Name, "_", "-"), p.Type, tool.ParamSummary(p))
+		summary := tool.ParamSummary(p)
+		if p.Name == d.CLIFile {
+			summary += "; or pass the file itself with --file PATH"
+		}
+		fmt.Fprintf(w, "  --%-16s %-8s %s\n", strings.ReplaceAll(p.Name, "_", "-"), p.Type, summary)
+	}
+	if d.CLIFile != "" {
+		fmt.Fprintf(w, "  --%-16s %-8s %s\n", "file", "path", fmt.Sprintf(
+			"The file to upload: read and base64-encoded into --%s for you, the way to pass content on the command line", strings.ReplaceAll(d.CLIFile, "_", "-")))
 	}
 	if len(d.Params) == 0 {
 		fmt.Fprintln(w, "  (none)")
 	}
-	fmt.Fprintf(w, "\nAlso: --args JSON (or '-' for standard input), --output text|json, --out FILE")
-	if d.CLIFile != "" {
-		fmt.Fprint(w, ", --file PATH")
-	}
-	fmt.Fprintln(w, ", and the server flags (--url, --token-file, …).")
+	fmt.Fprintln(w, "\nAlso: --args JSON (or '-' for standard input), --output text|json, --out FILE, and the server flags (--url, --token-file, …).")
 }
 
 // printResult writes the result: its text (JSON pretty-printed) or the

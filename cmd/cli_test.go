@@ -38,7 +38,9 @@ func TestCLI(t *testing.T) {
 	f := fakeforge.New(t)
 	f.JSON("GET /api/v1/repos/o/r/issues/3", 200, map[string]any{"number": 3, "title": "Hello", "state": "open", "user": map[string]any{"login": "a"}})
 	f.JSON("GET /api/v1/user", 200, map[string]any{"login": "alice"})
+	f.JSON("GET /api/v1/repos/o/r/hooks/5", 200, map[string]any{"id": 5, "type": "forgejo", "active": true, "config": map[string]any{"url": "http://127.0.0.1:9/h"}})
 	env := fakeEnv(f)
+	missing := filepath.Join(t.TempDir(), "no-such-file.bin")
 	tests := []struct {
 		name  string
 		env   map[string]string
@@ -59,10 +61,20 @@ func TestCLI(t *testing.T) {
 		{name: "server flag before --cli", args: []string{"--url", f.URL, "--cli", "get_my_user_info"}, out: `"login": "alice"`},
 		{name: "output json is the whole result", env: env, args: []string{"--cli", "get_my_user_info", "--output", "json"}, out: `"type": "text"`},
 		{name: "tool error exits 1", env: env, args: []string{"--cli", "get_issue_by_index", "--owner", "o", "--repo", "r", "--index", "4"}, code: 1, err: "issue o/r#4 not found (404)"},
-		{name: "invalid argument exits 1", env: env, args: []string{"--cli", "get_issue_by_index", "--owner", "o", "--repo", "r"}, code: 1, err: `missing required argument "index"`},
+		{name: "missing required argument exits 2", env: env, args: []string{"--cli", "get_issue_by_index", "--owner", "o", "--repo", "r"}, code: 2, err: `missing required argument "index"`},
+		{name: "missing required argument says where help is", env: env, args: []string{"--cli", "get_issue_by_index", "--owner", "o", "--repo", "r"}, code: 2, err: "see forgejo-mcp --cli get_issue_by_index --help"},
+		{name: "wrong argument type exits 2", env: env, args: []string{"--cli", "get_issue_by_index", "--args", `{"owner":"o","repo":"r","index":"three"}`}, code: 2, err: `argument "index" must be a whole number`},
+		{name: "server flags before the tool name", env: map[string]string{"FORGEJO_ACCESS_TOKEN": fakeforge.Token}, args: []string{"--cli", "--url", f.URL, "--log-level", "warn", "--read-only", "get_my_user_info"}, out: `"login": "alice"`},
+		{name: "server flag with = before the tool name", env: map[string]string{"FORGEJO_ACCESS_TOKEN": fakeforge.Token}, args: []string{"--cli", "--url=" + f.URL, "get_my_user_info"}, out: `"login": "alice"`},
+		{name: "tool parameter before the tool name", env: env, args: []string{"--cli", "--owner", "o", "get_issue_by_index"}, code: 2, err: "--owner before the tool name is not a server flag"},
+		{name: "unknown tool: did you mean", args: []string{"--cli", "get_isue_by_index"}, code: 2, err: `unknown tool "get_isue_by_index"; did you mean "get_issue_by_index"?`},
+		{name: "unknown tool: did you mean, words reordered", args: []string{"--cli", "issue_create"}, code: 2, err: `did you mean "create_issue"?`},
+		{name: "missing --file is named", env: env, args: []string{"--cli", "create_issue_attachment", "--owner", "o", "--repo", "r", "--index", "1", "--file", missing}, code: 2, err: "--file " + missing + ": no such file or directory"},
+		{name: "hidden alias through --args", env: env, args: []string{"--cli", "get_repo_hook", "--args", `{"owner":"o","repo":"r","id":5}`}, out: `"id": 5`},
+		{name: "alias and parameter together", env: env, args: []string{"--cli", "get_repo_hook", "--args", `{"owner":"o","repo":"r","id":5,"hook_id":5}`}, code: 2, err: `"id" and "hook_id" name the same argument`},
 		{name: "help", args: []string{"--cli", "get_issue_by_index", "--help"}, out: "--index"},
 		{name: "offline tool needs no forge", args: []string{"--cli", "get_forgejo_mcp_server_version"}, out: `"version"`},
-		{name: "unknown tool", args: []string{"--cli", "get_nothing"}, code: 2, err: `unknown tool "get_nothing"`},
+		{name: "unknown tool", args: []string{"--cli", "get_nothing"}, code: 2, err: `unknown tool "get_nothing"; run forgejo-mcp --cli list`},
 		{name: "no tool", args: []string{"--cli"}, code: 2, err: "--cli needs a tool name"},
 		{name: "unknown flag", env: env, args: []string{"--cli", "get_my_user_info", "--nope"}, code: 2, err: "unknown flag: --nope"},
 		{name: "bad --args", env: env, args: []string{"--cli", "get_my_user_info", "--args", "{"}, code: 2, err: "--args is not a JSON object"},
@@ -152,4 +164,22 @@ func TestServerModeUsageErrors(t *testing.T) {
 			assert.NotContains(t, r.err, "secret")
 		})
 	}
+}
+
+// TestUploadHelpOffersFile: the help of every upload tool shows --file as
+// the way to pass the content.
+func TestUploadHelpOffersFile(t *testing.T) {
+	n := 0
+	for _, d := range operation.All() {
+		if d.CLIFile == "" {
+			continue
+		}
+		n++
+		r := runMain(t, nil, "", "--cli", d.Name, "--help")
+		require.Equal(t, 0, r.code, r.err)
+		flag := strings.ReplaceAll(d.CLIFile, "_", "-")
+		assert.Regexp(t, `(?m)^  --`+flag+` .*or pass the file itself with --file PATH$`, r.out, d.Name)
+		assert.Regexp(t, `(?m)^  --file +path +The file to upload: read and base64-encoded into --`+flag+` for you`, r.out, d.Name)
+	}
+	assert.GreaterOrEqual(t, n, 2, "the attachment and release asset uploads")
 }

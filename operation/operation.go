@@ -20,7 +20,8 @@ import (
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
 )
 
-// All returns every tool, grouped by toolset.
+// All returns every tool, grouped by toolset, with its hidden parameter
+// aliases (aliases.go).
 func All() []tool.Def {
 	var all []tool.Def
 	for _, tools := range [][]tool.Def{
@@ -42,5 +43,5 @@ func All() []tool.Def {
 	} {
 		all = append(all, tools...)
 	}
-	return all
+	return withAliases(all)
 }

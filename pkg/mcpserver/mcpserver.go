@@ -3,8 +3,13 @@
 package mcpserver
 
 import (
+	"context"
+	"fmt"
+
+	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/version"
 )
@@ -20,10 +25,44 @@ A failed call returns isError with a message saying what went wrong and how to c
 
 // New returns an MCP server offering defs, each call running through r.
 func New(defs []tool.Def, r *tool.Runner) *server.MCPServer {
+	hooks := &server.Hooks{}
+	hooks.AddBeforeCallTool(suggestUnknownTool(defs, r))
 	s := server.NewMCPServer("forgejo-mcp", version.Version,
 		server.WithToolCapabilities(false),
 		server.WithInstructions(Instructions),
+		server.WithHooks(hooks),
 	)
 	tool.Register(s, defs, r)
 	return s
+}
+
+// suggestUnknownTool makes the error for a tool that is not offered say
+// which one was probably meant. The MCP specification has an unknown tool
+// answered with a JSON-RPC error, not a tool result, and mcp-go builds that
+// error (-32602, "tool '<name>' not found: tool not found") itself, from
+// the requested name, with no way to add to it. So the hook, which runs
+// before the lookup, rewrites the name of a call to a tool that is not
+// offered into the name and the hint: the lookup still fails (the text has
+// a space and quotes, which no tool name has) and the error reads
+// tool 'get_isue (did you mean "get_issue_by_index"?)' not found. The
+// echoed name is clipped and has the caller's token redacted, hint or not
+// (a clipped or redacted name ends in "…" or holds "[REDACTED]", so it
+// cannot name a tool either).
+func suggestUnknownTool(defs []tool.Def, r *tool.Runner) server.OnBeforeCallToolFunc {
+	offered := make(map[string]bool, len(defs))
+	names := make([]string, len(defs))
+	for i, d := range defs {
+		offered[d.Name] = true
+		names[i] = d.Name
+	}
+	return func(ctx context.Context, _ any, req *mcp.CallToolRequest) {
+		if req == nil || offered[req.Params.Name] {
+			return
+		}
+		name := forgejo.Clip(r.Redact(ctx, req.Params.Name))
+		if hint := tool.Suggest(req.Params.Name, names); hint != "" {
+			name = fmt.Sprintf("%s (did you mean %q?)", name, hint)
+		}
+		req.Params.Name = name
+	}
 }

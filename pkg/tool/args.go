@@ -50,11 +50,27 @@ func (e *InputError) Error() string {
 // Parse validates raw arguments (as decoded from JSON) against d's
 // parameters: unknown names, missing required values, wrong types, values
 // out of range or not allowed are refused with a message naming the
-// parameter and what it accepts.
-func (d Def) Parse(raw any) (Args, error) {
+// parameter and what it accepts. A hidden alias (Def.Aliases) is read as
+// its parameter.
+func (d Def) Parse(raw any) (Args, error) { return d.parse(raw, nil) }
+
+// parse is Parse with redact applied to every argument value or name an
+// error echoes, before it is clipped: a token pasted into an argument is
+// then never echoed, not even the part of it that clipping would keep.
+func (d Def) parse(raw any, redact func(string) string) (Args, error) {
+	show := func(s string) string {
+		if redact != nil {
+			s = redact(s)
+		}
+		return forgejo.Clip(s)
+	}
 	in, ok := raw.(map[string]any)
 	if raw != nil && !ok {
 		return Args{}, d.inputErr("arguments must be a JSON object, got %s", jsonKind(raw))
+	}
+	in, err := d.resolveAliases(in)
+	if err != nil {
+		return Args{}, err
 	}
 	out := make(map[string]any, len(d.Params))
 	var unknown []string
@@ -65,7 +81,7 @@ func (d Def) Parse(raw any) (Args, error) {
 	}
 	if len(unknown) > 0 {
 		sort.Strings(unknown)
-		return Args{}, d.inputErr("unknown argument %s; this tool takes: %s", quoteAll(unknown), strings.Join(d.ParamNames(), ", "))
+		return Args{}, d.inputErr("unknown argument %s; this tool takes: %s", quoteAll(unknown, show), strings.Join(d.ParamNames(), ", "))
 	}
 	for _, p := range d.Params {
 		v, present := in[p.Name]
@@ -78,13 +94,44 @@ func (d Def) Parse(raw any) (Args, error) {
 			}
 			continue
 		}
-		val, err := p.coerce(v)
+		val, err := p.coerce(v, show)
 		if err != nil {
 			return Args{}, d.inputErr("argument %q %s", p.Name, err)
 		}
 		out[p.Name] = val
 	}
 	return Args{m: out}, nil
+}
+
+// resolveAliases returns in with each hidden alias renamed to its
+// parameter, in a copy (the caller's map is not changed). An alias given
+// together with its parameter is refused: which one was meant is unknown.
+func (d Def) resolveAliases(in map[string]any) (map[string]any, error) {
+	if len(d.Aliases) == 0 || len(in) == 0 {
+		return in, nil
+	}
+	var out map[string]any
+	for name, v := range in {
+		canonical, ok := d.Aliases[name]
+		if !ok || d.param(name) != nil {
+			continue
+		}
+		if _, both := in[canonical]; both {
+			return nil, d.inputErr("%q and %q name the same argument; give only %q", name, canonical, canonical)
+		}
+		if out == nil {
+			out = make(map[string]any, len(in))
+			for k, v := range in {
+				out[k] = v
+			}
+		}
+		delete(out, name)
+		out[canonical] = v
+	}
+	if out == nil {
+		return in, nil
+	}
+	return out, nil
 }
 
 func (d Def) inputErr(format string, args ...any) error {
@@ -110,16 +157,17 @@ func (d Def) ParamNames() []string {
 }
 
 // coerce checks one value against p and returns it as p's Go type.
-func (p Param) coerce(v any) (any, error) {
+// show prepares an argument value for an error message.
+func (p Param) coerce(v any, show func(string) string) (any, error) {
 	switch p.Type {
 	case TypeString:
 		s, ok := v.(string)
 		if !ok {
 			return nil, fmt.Errorf("must be a string, got %s", jsonKind(v))
 		}
-		return s, p.checkString(s)
+		return s, p.checkString(s, show)
 	case TypeInteger:
-		i, err := toInt(v)
+		i, err := toInt(v, show)
 		if err != nil {
 			return nil, err
 		}
@@ -158,7 +206,7 @@ func (p Param) coerce(v any) (any, error) {
 			if !ok {
 				return nil, fmt.Errorf("item %d must be a string, got %s", i, jsonKind(it))
 			}
-			if err := p.checkString(s); err != nil {
+			if err := p.checkString(s, show); err != nil {
 				return nil, fmt.Errorf("item %d %v", i, err)
 			}
 			out = append(out, s)
@@ -168,7 +216,7 @@ func (p Param) coerce(v any) (any, error) {
 	return nil, fmt.Errorf("has an unsupported type %q", p.Type)
 }
 
-func (p Param) checkString(s string) error {
+func (p Param) checkString(s string, show func(string) string) error {
 	if !utf8.ValidString(s) {
 		return fmt.Errorf("must be valid UTF-8")
 	}
@@ -182,11 +230,11 @@ func (p Param) checkString(s string) error {
 		return fmt.Errorf("is %d bytes long; at most %d are allowed", len(s), p.MaxLength)
 	}
 	if len(p.Enum) > 0 && !contains(p.Enum, s) {
-		return fmt.Errorf("must be one of %s, got %q", strings.Join(p.Enum, ", "), forgejo.Clip(s))
+		return fmt.Errorf("must be one of %s, got %q", strings.Join(p.Enum, ", "), show(s))
 	}
 	if p.Pattern != nil && s != "" {
 		if !p.Pattern.MatchString(s) || s == "." || s == ".." {
-			return fmt.Errorf("must contain %s, got %q", p.PatternHint, forgejo.Clip(s))
+			return fmt.Errorf("must contain %s, got %q", p.PatternHint, show(s))
 		}
 	}
 	return nil
@@ -194,7 +242,7 @@ func (p Param) checkString(s string) error {
 
 // toInt accepts a JSON number that is a whole number, or a decimal string
 // (agents sometimes quote numbers).
-func toInt(v any) (int64, error) {
+func toInt(v any, show func(string) string) (int64, error) {
 	switch n := v.(type) {
 	case float64:
 		if n != math.Trunc(n) || math.IsInf(n, 0) || math.Abs(n) > 1<<53 {
@@ -206,17 +254,17 @@ func toInt(v any) (int64, error) {
 	case int64:
 		return n, nil
 	case json.Number:
-		return parseIntString(n.String())
+		return parseIntString(n.String(), show)
 	case string:
-		return parseIntString(n)
+		return parseIntString(n, show)
 	}
 	return 0, fmt.Errorf("must be a whole number, got %s", jsonKind(v))
 }
 
-func parseIntString(s string) (int64, error) {
+func parseIntString(s string, show func(string) string) (int64, error) {
 	i, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
 	if err != nil {
-		return 0, fmt.Errorf("must be a whole number, got %q", forgejo.Clip(s))
+		return 0, fmt.Errorf("must be a whole number, got %q", show(s))
 	}
 	return i, nil
 }
@@ -248,10 +296,10 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-func quoteAll(ss []string) string {
+func quoteAll(ss []string, show func(string) string) string {
 	q := make([]string, len(ss))
 	for i, s := range ss {
-		q[i] = strconv.Quote(forgejo.Clip(s))
+		q[i] = strconv.Quote(show(s))
 	}
 	return strings.Join(q, ", ")
 }

@@ -69,20 +69,25 @@ func (r *Runner) SetMaxConcurrent(n int) {
 // isError results whose text says what went wrong and what to do.
 func (r *Runner) Call(ctx context.Context, d Def, raw any) *mcp.CallToolResult {
 	start := time.Now()
-	res, client := r.call(ctx, d, raw)
+	// The identity is known before anything else runs, so every text that
+	// leaves, a validation error echoing an argument included, can be
+	// redacted with its token.
+	client, clientErr := r.identity(ctx)
+	res := r.call(ctx, d, raw, client, clientErr)
 	if !res.IsError {
 		if msg := r.checkResultSize(d, res, "the result"); msg != "" {
 			res = Error(msg)
 		}
 	}
-	// Invisible characters are escaped in every text (forge text reaches
-	// error messages too), then the token is redacted, last, so nothing
-	// after it can reintroduce it.
-	cleanContent(res, client)
+	// Invisible characters are escaped in every string the result carries
+	// (forge text reaches error messages too), then the token is redacted,
+	// last, so nothing after it can reintroduce it.
+	Clean(res, client.Redact)
 	if !res.IsError {
 		// Escapes lengthen text: what leaves must still fit.
 		if msg := r.checkResultSize(d, res, "the escaped result"); msg != "" {
 			res = Error(msg)
+			Clean(res, client.Redact)
 		}
 	}
 	if r.Logger != nil {
@@ -97,29 +102,50 @@ func (r *Runner) Call(ctx context.Context, d Def, raw any) *mcp.CallToolResult {
 	return res
 }
 
-func (r *Runner) call(ctx context.Context, d Def, raw any) (res *mcp.CallToolResult, client *forgejo.Client) {
+// Redact removes the token of ctx's identity from s: for text that leaves
+// the server outside a tool result, such as a protocol error echoing what
+// the client sent.
+func (r *Runner) Redact(ctx context.Context, s string) string {
+	client, err := r.identity(ctx)
+	if err != nil {
+		return s
+	}
+	return client.Redact(s)
+}
+
+// identity returns the call's forge client, nil when none is configured.
+func (r *Runner) identity(ctx context.Context) (*forgejo.Client, error) {
+	if r.Client == nil {
+		return nil, nil
+	}
+	return r.Client(ctx)
+}
+
+func (r *Runner) call(ctx context.Context, d Def, raw any, client *forgejo.Client, clientErr error) (res *mcp.CallToolResult) {
 	if r.sem != nil {
 		select {
 		case r.sem <- struct{}{}:
 			defer func() { <-r.sem }()
 		default:
-			return Error(fmt.Sprintf("server busy: %d tool calls are already running; retry %s in a moment", cap(r.sem), d.Name)), nil
+			return Error(fmt.Sprintf("server busy: %d tool calls are already running; retry %s in a moment", cap(r.sem), d.Name))
 		}
 	}
 	if msg := r.checkArgSize(d, raw); msg != "" {
-		return Error(msg), nil
+		return Error(msg)
 	}
-	args, err := d.Parse(raw)
+	args, err := d.parse(raw, client.Redact)
 	if err != nil {
-		return Error(err.Error()), nil
+		return Error(err.Error())
 	}
 	if !d.Offline {
-		if r.Client == nil {
-			return Error(d.Name + " needs a forge: set --url or FORGEJO_URL and FORGEJO_ACCESS_TOKEN"), nil
+		switch {
+		case clientErr != nil:
+			return Error(clientErr.Error())
+		case client == nil:
+			return Error(d.Name + " needs a forge: set --url or FORGEJO_URL and FORGEJO_ACCESS_TOKEN")
 		}
-		if client, err = r.Client(ctx); err != nil {
-			return Error(err.Error()), nil
-		}
+	} else if clientErr != nil {
+		client = nil
 	}
 	if r.Timeout > 0 {
 		var cancel context.CancelFunc
@@ -137,11 +163,11 @@ func (r *Runner) call(ctx context.Context, d Def, raw any) (res *mcp.CallToolRes
 	res, err = d.Handler(ctx, client, args)
 	switch {
 	case err != nil:
-		return Error(describe(ctx, d, client.Explain(err), r.Timeout)), client
+		return Error(describe(ctx, d, client.Explain(err), r.Timeout))
 	case res == nil:
-		return Error(fmt.Sprintf("internal error in %s: no result", d.Name)), client
+		return Error(fmt.Sprintf("internal error in %s: no result", d.Name))
 	}
-	return res, client
+	return res
 }
 
 // checkArgSize returns why raw is too large for d, or "".
@@ -190,7 +216,7 @@ func narrowHint(d Def) string {
 	if has("page") {
 		ways = append(ways, "one page at a time")
 	}
-	if has("start_line", "end_line", "line_start", "line_end", "lines") {
+	if has("from_line", "to_line", "start_line", "end_line", "lines") {
 		ways = append(ways, "a line range")
 	}
 	if has("path", "filepath", "file_path") {
@@ -200,27 +226,6 @@ func narrowHint(d Def) string {
 		return "narrow the request (fewer or smaller items) and retry"
 	}
 	return "narrow the request: ask for " + strings.Join(ways, ", or ")
-}
-
-// cleanContent escapes invisible characters in, and redacts the token from,
-// every text res carries.
-func cleanContent(res *mcp.CallToolResult, client *forgejo.Client) {
-	clean := func(s string) string { return client.Redact(EscapeInvisible(s)) }
-	for i, c := range res.Content {
-		switch v := c.(type) {
-		case mcp.TextContent:
-			v.Text = clean(v.Text)
-			res.Content[i] = v
-		case *mcp.TextContent:
-			v.Text = clean(v.Text)
-		case mcp.EmbeddedResource:
-			if t, ok := v.Resource.(mcp.TextResourceContents); ok {
-				t.Text = clean(t.Text)
-				v.Resource = t
-				res.Content[i] = v
-			}
-		}
-	}
 }
 
 // resultSize is the bytes res puts on the wire, content by content.

@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -136,10 +137,17 @@ func FuzzEscapeInvisible(f *testing.F) {
 			return
 		}
 		esc := tool.EscapeInvisible(string(b))
+		prev := rune(-1)
 		for _, r := range esc {
 			if tool.IsInvisible(r) {
 				t.Fatalf("invisible %U left in %q", r, esc)
 			}
+			// A kept presentation selector follows a visible character:
+			// no run of them, none after a space, none first.
+			if (r == 0xFE0E || r == 0xFE0F) && (prev < 0 || prev == 0xFE0E || prev == 0xFE0F || unicode.IsSpace(prev)) {
+				t.Fatalf("presentation selector %U kept after %U in %q", r, prev, esc)
+			}
+			prev = r
 		}
 		var back string
 		if err := json.Unmarshal([]byte(esc), &back); err != nil || back != s {

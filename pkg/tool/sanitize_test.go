@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -31,6 +32,15 @@ var invisibleCorpus = []struct {
 	{"C0 controls, ANSI escape, DEL", "a\x00b\x1b[31mred\x7f", `a\u0000b\u001b[31mred\u007f`},
 	{"C1 controls", "a\u0085b\u009bc", `a\u0085b\u009bc`},
 	{"interlinear annotations", "\ufff9x\ufffay\ufffb", `\ufff9x\ufffay\ufffb`},
+	{"unassigned code points of the tag block", "a\U000E0080b\U000E01F0c\U000E0FFF", `a\udb40\udc80b\udb40\uddf0c\udb43\udfff`},
+	{"reserved default-ignorables in the BMP", "a\u2065b\ufff0c", `a\u2065b\ufff0c`},
+	{"Khmer inherent vowels and Mongolian variation selectors", "a\u17b4\u17b5\u180b\u180f", `a\u17b4\u17b5\u180b\u180f`},
+	{"shorthand and musical format controls", "a\U0001BCA0\U0001D173", `a\ud82f\udca0\ud834\udd73`},
+	{"variation selectors other than the presentation ones", "\u2229\ufe00 x\ufe0d", "\u2229" + `\ufe00 x\ufe0d`},
+	{"one presentation selector after a visible character is kept", "\u2764\ufe0f \u263a\ufe0e", "\u2764\ufe0f \u263a\ufe0e"},
+	{"a run of presentation selectors carries bits: all but the first escaped", "\u2764\ufe0f\ufe0e\ufe0f", "\u2764\ufe0f" + `\ufe0e\ufe0f`},
+	{"a presentation selector with nothing before it is escaped", "\ufe0fa \ufe0e\n\ufe0f", `\ufe0fa \ufe0e` + "\n" + `\ufe0f`},
+	{"a presentation selector after an escaped rune is escaped", "a\u200b\ufe0f", `a\u200b\ufe0f`},
 }
 
 func TestEscapeInvisible(t *testing.T) {
@@ -65,4 +75,61 @@ func TestEscapeInvisibleKeepsLargeTextCheap(t *testing.T) {
 	assert.Equal(t, s, tool.EscapeInvisible(s))
 	allocs := testing.AllocsPerRun(10, func() { _ = tool.EscapeInvisible(s) })
 	assert.Zero(t, allocs, "clean text is returned as is")
+}
+
+// defaultIgnorableRanges is Default_Ignorable_Code_Point as published in
+// Unicode 15's DerivedCoreProperties.txt, copied by hand range by range:
+// the check on IsDefaultIgnorable's derivation from Go's tables.
+var defaultIgnorableRanges = [][2]rune{
+	{0x00AD, 0x00AD}, {0x034F, 0x034F}, {0x061C, 0x061C}, {0x115F, 0x1160},
+	{0x17B4, 0x17B5}, {0x180B, 0x180F}, {0x200B, 0x200F}, {0x202A, 0x202E},
+	{0x2060, 0x206F}, {0x3164, 0x3164}, {0xFE00, 0xFE0F}, {0xFEFF, 0xFEFF},
+	{0xFFA0, 0xFFA0}, {0xFFF0, 0xFFF8}, {0x1BCA0, 0x1BCA3}, {0x1D173, 0x1D17A},
+	{0xE0000, 0xE0FFF},
+}
+
+func inRanges(r rune, ranges [][2]rune) bool {
+	for _, rg := range ranges {
+		if r >= rg[0] && r <= rg[1] {
+			return true
+		}
+	}
+	return false
+}
+
+// TestDefaultIgnorableDerivation compares IsDefaultIgnorable with the
+// published ranges on every code point, and spells out the exclusions.
+func TestDefaultIgnorableDerivation(t *testing.T) {
+	n := 0
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		want := inRanges(r, defaultIgnorableRanges)
+		if tool.IsDefaultIgnorable(r) != want {
+			t.Errorf("IsDefaultIgnorable(%U) = %v, want %v", r, !want, want)
+		}
+		if want {
+			n++
+		}
+	}
+	assert.Equal(t, 4174, n, "the property's size in Unicode 15")
+	for _, r := range []rune{
+		' ', 0x00A0, 0x3000, // white space
+		0xFFF9, 0xFFFA, 0xFFFB, // interlinear annotations
+		0x13430, 0x1343F, // Egyptian hieroglyph format controls
+		0x0600, 0x0605, 0x06DD, 0x070F, 0x08E2, 0x110BD, 0x110CD, // prepended concatenation marks
+		0xFFFD, 'a', 0x1F600, 0xE1000,
+	} {
+		assert.False(t, tool.IsDefaultIgnorable(r), "%U", r)
+	}
+}
+
+// TestIsInvisibleCoversDefaultIgnorable: every default-ignorable code
+// point, every Cf and the whole tag block U+E0000–U+E0FFF is escaped, but
+// for the two presentation selectors that EscapeInvisible judges in context.
+func TestIsInvisibleCoversDefaultIgnorable(t *testing.T) {
+	for r := rune(0xA0); r <= unicode.MaxRune; r++ {
+		want := (inRanges(r, defaultIgnorableRanges) || unicode.Is(unicode.Cf, r)) && r != 0xFE0E && r != 0xFE0F
+		if tool.IsInvisible(r) != want {
+			t.Errorf("IsInvisible(%U) = %v, want %v", r, !want, want)
+		}
+	}
 }

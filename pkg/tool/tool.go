@@ -37,6 +37,11 @@ type Def struct {
 	// the Runner bounds them by MaxLargeArgBytes (sized for the largest
 	// upload in base64) instead of the much smaller MaxArgBytes.
 	LargeArgs bool
+	// Aliases maps another spelling of a parameter (the established
+	// Forgejo MCP server's, so its users' scripts keep working) to the
+	// parameter's name. Parse accepts them; nothing advertises them.
+	// operation.All fills them from its one compatibility table.
+	Aliases map[string]string
 }
 
 // Annotations are the behaviour hints sent to clients. Every tool sets all
