@@ -11,7 +11,7 @@ import (
 // segmentOK mirrors Path's contract in the plainest terms, so the fuzzer
 // checks the implementation against the specification.
 func segmentOK(s string) bool {
-	if s == "" || s == "." || s == ".." || len(s) > forgejo.MaxSegmentBytes || !utf8.ValidString(s) {
+	if s == "" || s == "." || s == ".." || strings.ContainsAny(s, `/\`) || len(s) > forgejo.MaxSegmentBytes || !utf8.ValidString(s) {
 		return false
 	}
 	for _, r := range s {
