@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -158,6 +159,17 @@ func route(a tool.Args, more ...string) (string, error) {
 	return forgejo.Path(append([]string{"repos", a.String("owner"), a.String("repo"), "wiki"}, more...)...)
 }
 
+// pageRoute is /repos/{owner}/{repo}/wiki/{kind}/{page}. The forge's
+// {pageName} is one segment, and it names a page whose title has a '/' by
+// its sub_url, where that slash is "%2F" (Gitea's WebPathFromRequest makes
+// the same substitution). So the slash is sent as the literal text "%2F",
+// escaped once more by forgejo.Path: a proxy that decodes the path once
+// still sees one segment, and the forge finds the page either way. A raw
+// '/' or its one-time escape would be split into segments by such a proxy.
+func pageRoute(a tool.Args, kind, name string) (string, error) {
+	return route(a, kind, strings.ReplaceAll(name, "/", "%2F"))
+}
+
 func listPages(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
 	page, limit := a.Int("page"), a.Int("limit")
 	p, err := route(a, "pages")
@@ -181,7 +193,7 @@ func listPages(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallTo
 
 func getPage(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
 	name := a.String("page_name")
-	p, err := route(a, "page", name)
+	p, err := pageRoute(a, "page", name)
 	if err != nil {
 		return nil, err
 	}
@@ -228,7 +240,7 @@ func createPage(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallT
 
 func updatePage(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
 	name := a.String("page_name")
-	p, err := route(a, "page", name)
+	p, err := pageRoute(a, "page", name)
 	if err != nil {
 		return nil, err
 	}
@@ -251,7 +263,7 @@ func updatePage(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallT
 
 func deletePage(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
 	name := a.String("page_name")
-	p, err := route(a, "page", name)
+	p, err := pageRoute(a, "page", name)
 	if err != nil {
 		return nil, err
 	}
@@ -263,7 +275,7 @@ func deletePage(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallT
 
 func listRevisions(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
 	name, page := a.String("page_name"), a.Int("page")
-	p, err := route(a, "revisions", name)
+	p, err := pageRoute(a, "revisions", name)
 	if err != nil {
 		return nil, err
 	}
