@@ -20,7 +20,7 @@ func TestCheckRoute(t *testing.T) {
 	}{
 		{escaped: "/api/v1/repos/o/r/branch_protections/main"},
 		{escaped: "/api/v1/repos/o/r/contents/docs/a%20b.md"},
-		{escaped: "/api/v1/repos/o/r/wiki/page/%252e%252e"}, // the literal name "%2e%2e"
+		{escaped: "/api/v1/repos/o/r/wiki/page/%252e%252e"},  // the literal name "%2e%2e"
 		{escaped: "/api/v1/repos/o/r/releases/tags/a%252Fb"}, // the literal name "a%2Fb"
 		{escaped: "/attachments/0b1c-uuid"},
 		{escaped: "/api/v1/repos/o/r/branch_protections/..%2F..%2Fvictim", value: "../../victim"},
