@@ -160,14 +160,17 @@ func route(a tool.Args, more ...string) (string, error) {
 }
 
 // pageRoute is /repos/{owner}/{repo}/wiki/{kind}/{page}. The forge's
-// {pageName} is one segment, and it names a page whose title has a '/' by
-// its sub_url, where that slash is "%2F" (Gitea's WebPathFromRequest makes
-// the same substitution). So the slash is sent as the literal text "%2F",
-// escaped once more by forgejo.Path: a proxy that decodes the path once
-// still sees one segment, and the forge finds the page either way. A raw
-// '/' or its one-time escape would be split into segments by such a proxy.
+// {pageName} is one segment: a page whose name has '/' answers only to
+// %2F (Gitea 1.26: a%2Fb 200, a/b and a%252Fb 404), and a proxy in front of
+// the forge decodes %2F into a separator, so "../../../victim" would reach
+// another repository there. Such names are refused before any request.
 func pageRoute(a tool.Args, kind, name string) (string, error) {
-	return route(a, kind, strings.ReplaceAll(name, "/", "%2F"))
+	if strings.ContainsAny(name, `/\`) {
+		return "", fmt.Errorf("page_name %q contains '/' or '\\': the forge's wiki route takes a page name as one path segment, "+
+			"where '/' can only travel as %%2F, and a proxy in front of the forge may decode that into a separator and reach "+
+			"another route, so it is not sent; such a page can be opened at its html_url (list_wiki_pages)", forgejo.Clip(name))
+	}
+	return route(a, kind, name)
 }
 
 func listPages(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
