@@ -1,8 +1,10 @@
 package operation_test
 
 import (
+	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 
@@ -16,7 +18,7 @@ import (
 
 // hostileValues try to change the route a tool's request goes to.
 var hostileValues = []string{
-	"..", ".", "../../admin", "a/../../admin", "%2e%2e", "%2e%2e%2fadmin", ".%2e", "a?x=1", "a#frag",
+	"..", ".", "../../admin", "a/../../admin", "../../victim", "../../../../../admin/users", `..%5C..%5Cx`, "%2e%2e", "%2e%2e%2fadmin", ".%2e", "a?x=1", "a#frag",
 	"a\x00b", "a/b", `..\..\x`, "a\r\nX-Injected: 1", "a%00b", "/etc/passwd", strings.Repeat("a", 5000), "", " ",
 }
 
@@ -25,7 +27,11 @@ var hostileValues = []string{
 // refused before any request, or every request stays under /api/v1 with no
 // dot segment, with the same number of path segments as with a benign value
 // (more only when the value has slashes and the parameter is a file path)
-// and no query member the benign call did not have.
+// and no query member the benign call did not have. It also reads each
+// path as a decoding proxy in front of the forge passes it on (nginx with
+// `proxy_pass http://forge/;`: %2F decoded, dot segments folded) and
+// requires that to stay on the benign route's shape: the segments before
+// and after the value unchanged.
 func TestNoArgumentChangesTheRoute(t *testing.T) {
 	reached, refused := 0, 0
 	defer func() { t.Logf("hostile calls: %d reached the forge, %d refused before it", reached, refused) }()
@@ -47,6 +53,9 @@ func TestNoArgumentChangesTheRoute(t *testing.T) {
 			if p.Type != tool.TypeString || len(p.Enum) > 0 {
 				continue
 			}
+			marked := copyArgs(benign)
+			marked[p.Name] = benignMarker
+			shape := routes(t, d, marked)
 			for _, v := range hostileValues {
 				args := copyArgs(benign)
 				args[p.Name] = v
@@ -57,6 +66,9 @@ func TestNoArgumentChangesTheRoute(t *testing.T) {
 					reached++
 				}
 				for _, r := range got {
+					if b, ok := shape[r.Method]; ok {
+						assertSameShapeBehindProxy(t, b.Path, r.Path, v, "%s %s=%q", d.Name, p.Name, v)
+					}
 					u, err := url.Parse("http://forge" + r.Path + "?" + r.RawQuery)
 					require.NoError(t, err)
 					assert.True(t, strings.HasPrefix(r.Path, "/api/v1/"), "%s %s=%q: %s", d.Name, p.Name, v, r.Path)
@@ -81,6 +93,62 @@ func TestNoArgumentChangesTheRoute(t *testing.T) {
 			}
 		}
 	}
+}
+
+// benignMarker is a parameter's benign value in the call that locates where
+// the value lands in the route.
+const benignMarker = "zzbenign"
+
+// behindProxy is the path a proxy that decodes and normalises paths passes
+// on for escaped, as segments: decoded once, empty and "." segments
+// dropped, ".." removing the one before (nginx's merge_slashes and its
+// dot-segment folding before proxy_pass with a URI).
+func behindProxy(escaped string) []string {
+	dec, err := url.PathUnescape(escaped)
+	if err != nil {
+		dec = escaped
+	}
+	var out []string
+	for _, s := range strings.Split(dec, "/") {
+		switch s {
+		case "", ".":
+		case "..":
+			if len(out) > 0 {
+				out = out[:len(out)-1]
+			}
+		default:
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// assertSameShapeBehindProxy checks that got, read through a decoding
+// proxy, is benign's route with the value in place of benignMarker: the
+// segments before and after it unchanged, and one segment for the value
+// unless it has slashes (a file path or rule name, sent part by part).
+// When the marker is not in benign's path the value went to the query or
+// body, and the routes must be equal. An empty value may drop out of the
+// route (list_repo_contents at the repository's root).
+func assertSameShapeBehindProxy(t *testing.T, benign, got, value string, msg string, args ...any) {
+	t.Helper()
+	label := fmt.Sprintf(msg, args...)
+	b, h := behindProxy(benign), behindProxy(got)
+	i := slices.Index(b, benignMarker)
+	if i < 0 {
+		assert.Equal(t, b, h, "behind a decoding proxy: %s", label)
+		return
+	}
+	tail := len(b) - i - 1
+	ok := len(h) >= len(b) && slices.Equal(h[:i], b[:i]) && slices.Equal(h[len(h)-tail:], b[i+1:])
+	if !strings.Contains(value, "/") {
+		ok = ok && len(h) == len(b)
+	}
+	if value == "" && slices.Equal(h, slices.Delete(slices.Clone(b), i, i+1)) {
+		ok = true
+	}
+	assert.True(t, ok, "%s: %s behind a decoding proxy reaches /%s, not the route of /%s",
+		label, got, strings.Join(h, "/"), strings.Join(b, "/"))
 }
 
 // routes calls d with args against an accept-all fake and returns the

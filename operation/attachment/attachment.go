@@ -227,4 +227,4 @@ func CheckName(param, name string) error {
 
 // errNoDownloadURL is returned when the forge offers no URL on its own
 // origin and no UUID to build one from.
-var errNoDownloadURL = errors.New("the forge gave no download URL on its own origin and no UUID to build one")
+var errNoDownloadURL = errors.New("the forge gave no download URL on one of its own attachment routes and no UUID to build one; nothing was fetched")

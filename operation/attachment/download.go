@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"net/url"
 	"path"
-	"regexp"
 
 	sdk "codeberg.org/mvdkleijn/forgejo-sdk/forgejo/v3"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -35,10 +34,6 @@ type downloaded struct {
 	NextOffset *int64 `json:"next_offset,omitempty"`
 	Note       string `json:"note,omitempty"`
 }
-
-// uuidPattern is the shape of an attachment UUID, checked before one is put
-// in a URL path.
-var uuidPattern = regexp.MustCompile(`^[0-9a-fA-F-]{8,64}$`)
 
 func (s scope) download(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
 	att, err := s.fetch(ctx, c, a, "download")
@@ -73,7 +68,7 @@ func Download(ctx context.Context, c *forgejo.Client, a tool.Args, att *sdk.Atta
 		return nil, fmt.Errorf("offset %d is at or past the end of attachment %d (%d bytes); the last window starts before %d",
 			offset, att.ID, att.Size, att.Size)
 	}
-	link, err := downloadURL(c, att)
+	link, note, err := downloadURL(c, att)
 	if err != nil {
 		return nil, fmt.Errorf("download attachment %d of %s: %w", att.ID, subject, err)
 	}
@@ -100,6 +95,7 @@ func Download(ctx context.Context, c *forgejo.Client, a tool.Args, att *sdk.Atta
 	mt := contentType(att.Name, raw.ContentType, body, offset == 0)
 	sum := sha256.Sum256(body)
 	out.Inline, out.MIMEType, out.Bytes, out.SHA256 = true, mt, len(body), hex.EncodeToString(sum[:])
+	out.Note = note
 	uri := absolute(c, link)
 	if window {
 		out.Offset, out.Total = &offset, total
@@ -122,18 +118,23 @@ func Download(ctx context.Context, c *forgejo.Client, a tool.Args, att *sdk.Atta
 }
 
 // downloadURL picks where to fetch the bytes: browser_download_url when it
-// is on the configured forge's origin, else the same route built from the
-// UUID on that origin. A forge whose ROOT_URL differs from the URL this
-// server was given (a proxy, a docker port) then still works, and the token
-// is never sent to the origin the forge named.
-func downloadURL(c *forgejo.Client, att *sdk.Attachment) (string, error) {
-	if u, err := url.Parse(att.DownloadURL); err == nil && att.DownloadURL != "" && forgejo.SameOrigin(u, c.BaseURL()) {
-		return att.DownloadURL, nil
+// is one of the forge's attachment download routes on the configured
+// origin and base path (forgejo.Client.AttachmentURL), else
+// attachments/{uuid} built from the UUID on that origin. A forge whose
+// ROOT_URL differs from the URL this server was given (a proxy, a docker
+// port) then still works, the token is never sent to the origin the forge
+// named, and a URL that points elsewhere on the forge (an external release
+// attachment set to /api/v1/admin/users) is never fetched with the token.
+// note says why browser_download_url was not used, "" when it was.
+func downloadURL(c *forgejo.Client, att *sdk.Attachment) (link, note string, err error) {
+	if link, ok := c.AttachmentURL(att.DownloadURL); ok {
+		return link, "", nil
 	}
-	if uuidPattern.MatchString(att.UUID) {
-		return "attachments/" + att.UUID, nil
+	if forgejo.IsAttachmentUUID(att.UUID) {
+		return "attachments/" + att.UUID, "browser_download_url is not one of the forge's attachment download routes " +
+			"under its configured URL, so it was not fetched; the bytes come from attachments/{uuid}", nil
 	}
-	return "", errNoDownloadURL
+	return "", "", errNoDownloadURL
 }
 
 // absolute returns link as an absolute URL on the forge, the blob's URI.

@@ -164,8 +164,54 @@ func TestDownloadNeverLeavesTheForge(t *testing.T) {
 	a.UUID = "../../admin"
 	res = f.call(t, "download_issue_attachment", args("index", 3, "attachment_id", a.ID))
 	require.True(t, res.IsError)
-	assert.Contains(t, textOf(t, res), "no download URL on its own origin")
+	assert.Contains(t, textOf(t, res), "no download URL on one of its own attachment routes")
 	assert.Zero(t, hits.Load())
+}
+
+// TestDownloadStaysOnAttachmentRoutes: a browser_download_url on the
+// forge's own origin but not on an attachment download route (Forgejo lets
+// a repository writer give a release attachment an external URL) is never
+// fetched with the token: the bytes come from attachments/{uuid}, with a
+// note, or the call fails when there is no UUID either.
+func TestDownloadStaysOnAttachmentRoutes(t *testing.T) {
+	for _, hostile := range []string{
+		"{base}/api/v1/admin/users",
+		"/api/v1/admin/users",
+		"{base}/api/v1/user",
+		"{base}/attachments/../api/v1/admin/users",
+		"{base}/attachments/%2e%2e/api/v1/admin/users",
+		"{base}/attachments/{uuid}?redirect=/api/v1/admin/users",
+		"{base}/o/r/settings",
+		"{base}/o/r/releases/download/../../../api/v1/admin/users",
+		"api/v1/admin/users",
+	} {
+		t.Run(hostile, func(t *testing.T) {
+			f := newForge(t)
+			var admin atomic.Int32
+			f.Handle("/api/v1/admin/", func(w http.ResponseWriter, _ *http.Request) { admin.Add(1) })
+			f.Handle("/api/v1/user", func(w http.ResponseWriter, _ *http.Request) { admin.Add(1) })
+			f.Handle("/o/r/", func(w http.ResponseWriter, _ *http.Request) { admin.Add(1) })
+			a := f.add("issue/3", "a.txt", []byte("hello"))
+			a.DownloadURL = strings.NewReplacer("{base}", f.URL, "{uuid}", a.UUID).Replace(hostile)
+
+			res := f.call(t, "download_issue_attachment", args("index", 3, "attachment_id", a.ID))
+			require.False(t, res.IsError, textOf(t, res))
+			blob, meta := blobOf(t, res)
+			assert.Equal(t, "hello", string(blob))
+			assert.Equal(t, f.URL+"/attachments/"+a.UUID, meta.URI)
+			assert.Contains(t, decodeDownload(t, textOf(t, res)).Note, "browser_download_url is not one of the forge's attachment download routes")
+
+			a.UUID = "not a uuid"
+			res = f.call(t, "download_issue_attachment", args("index", 3, "attachment_id", a.ID))
+			require.True(t, res.IsError)
+			assert.Contains(t, textOf(t, res), "nothing was fetched")
+
+			assert.Zero(t, admin.Load(), "no other route of the forge was requested")
+			for _, r := range f.Requests() {
+				assert.True(t, strings.HasPrefix(r.Path, "/api/v1/repos/o/r/issues/3/assets/") || strings.HasPrefix(r.Path, "/attachments/"), r.Path)
+			}
+		})
+	}
 }
 
 // TestDownloadSizeLie: metadata says small, the file is over the cap.

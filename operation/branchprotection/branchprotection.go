@@ -5,6 +5,7 @@ package branchprotection
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"strings"
 
 	sdk "codeberg.org/mvdkleijn/forgejo-sdk/forgejo/v3"
@@ -108,17 +109,30 @@ func ruleRef(a tool.Args) string {
 	return fmt.Sprintf("branch protection %s in %s", a.String("rule_name"), tool.FullName(a))
 }
 
-// checkName refuses a rule name that cannot be one route segment: the SDK
-// escapes it, but "." and ".." survive escaping.
+// checkName refuses a rule name that cannot be a route's tail. Rule names
+// are branch names or globs and often hold '/' ("release/*"); the forge
+// routes branch_protections/* as a wildcard (Gitea 1.26), so the name is
+// sent part by part, each part escaped and checked as forgejo.FilePath
+// does. Escaped as one segment (%2F, as forgejo-sdk would) it would be
+// decoded by a proxy in front of the forge, and "../../victim" would reach
+// another repository there.
 func checkName(a tool.Args) error {
 	name := a.String("rule_name")
-	if _, err := forgejo.Path(name); err != nil {
+	if _, err := forgejo.FilePath(nil, name); err != nil {
 		return fmt.Errorf("rule_name: %w", err)
 	}
 	if strings.TrimSpace(name) != name {
 		return fmt.Errorf("rule_name %q has leading or trailing spaces", name)
 	}
 	return nil
+}
+
+// ruleRoute is /repos/{owner}/{repo}/branch_protections/{rule_name...}.
+func ruleRoute(a tool.Args) (string, error) {
+	if err := checkName(a); err != nil {
+		return "", err
+	}
+	return forgejo.FilePath([]string{"repos", a.String("owner"), a.String("repo"), "branch_protections"}, a.String("rule_name"))
 }
 
 func list(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
@@ -132,14 +146,15 @@ func list(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolRes
 }
 
 func get(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
-	if err := checkName(a); err != nil {
+	p, err := ruleRoute(a)
+	if err != nil {
 		return nil, err
 	}
-	b, resp, err := c.SDK(ctx).GetBranchProtection(a.String("owner"), a.String("repo"), a.String("rule_name"))
-	if err := forgejo.Fail(resp, err, "get", ruleRef(a)); err != nil {
-		return nil, err
+	var b sdk.BranchProtection
+	if err := c.DoJSON(ctx, http.MethodGet, p, nil, nil, &b); err != nil {
+		return nil, forgejo.Relabel(err, "get", ruleRef(a))
 	}
-	return tool.JSON(compact(b))
+	return tool.JSON(compact(&b))
 }
 
 func create(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
@@ -171,7 +186,8 @@ func boolPtr(a tool.Args, name string) *bool {
 }
 
 func edit(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
-	if err := checkName(a); err != nil {
+	p, err := ruleRoute(a)
+	if err != nil {
 		return nil, err
 	}
 	// Nil pointers and nil lists are left out of the change by the forge.
@@ -195,20 +211,20 @@ func edit(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolRes
 		on := len(checks) > 0
 		opt.EnableStatusCheck, opt.StatusCheckContexts = &on, append([]string{}, checks...)
 	}
-	b, resp, err := c.SDK(ctx).EditBranchProtection(a.String("owner"), a.String("repo"), a.String("rule_name"), opt)
-	if err := forgejo.Fail(resp, err, "edit", ruleRef(a)); err != nil {
-		return nil, err
+	var b sdk.BranchProtection
+	if err := c.DoJSON(ctx, http.MethodPatch, p, nil, opt, &b); err != nil {
+		return nil, forgejo.Relabel(err, "edit", ruleRef(a))
 	}
-	return tool.JSON(compact(b))
+	return tool.JSON(compact(&b))
 }
 
 func remove(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
-	if err := checkName(a); err != nil {
+	p, err := ruleRoute(a)
+	if err != nil {
 		return nil, err
 	}
-	resp, err := c.SDK(ctx).DeleteBranchProtection(a.String("owner"), a.String("repo"), a.String("rule_name"))
-	if err := forgejo.Fail(resp, err, "delete", ruleRef(a)); err != nil {
-		return nil, err
+	if err := c.DoJSON(ctx, http.MethodDelete, p, nil, nil, nil); err != nil {
+		return nil, forgejo.Relabel(err, "delete", ruleRef(a))
 	}
 	return tool.Deleted("rule_name", a.String("rule_name"))
 }

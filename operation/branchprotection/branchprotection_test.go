@@ -42,7 +42,7 @@ func lastBody(t *testing.T, f *fakeforge.Server) map[string]any {
 func TestListAndGet(t *testing.T) {
 	f := fakeforge.New(t)
 	f.JSON("GET /api/v1/repos/o/r/branch_protections", 200, []any{rawRule})
-	f.JSON("GET /api/v1/repos/o/r/branch_protections/{name}", 200, rawRule)
+	f.JSON("GET /api/v1/repos/o/r/branch_protections/{name...}", 200, rawRule)
 	isErr, text := call(t, f, "list_branch_protections", map[string]any{})
 	require.False(t, isErr, text)
 	assert.JSONEq(t, "["+compactRule+"]", text)
@@ -51,7 +51,24 @@ func TestListAndGet(t *testing.T) {
 	require.False(t, isErr, text)
 	assert.JSONEq(t, compactRule, text)
 	reqs := f.Requests()
-	assert.Equal(t, "/api/v1/repos/o/r/branch_protections/release%2F%2A", reqs[len(reqs)-1].Path)
+	// The forge routes branch_protections/* as a wildcard: the slash stays a
+	// separator, so a proxy that decodes %2F changes nothing.
+	assert.Equal(t, "/api/v1/repos/o/r/branch_protections/release/%2A", reqs[len(reqs)-1].Path)
+}
+
+// TestRuleNamesCannotClimb: behind a proxy that decodes %2F and folds dot
+// segments, "../../victim" escaped as one segment deleted the repository
+// victim. Such names are refused before any request.
+func TestRuleNamesCannotClimb(t *testing.T) {
+	for _, name := range []string{"get_branch_protection", "edit_branch_protection", "delete_branch_protection", "create_branch_protection"} {
+		for _, rule := range []string{"../../victim", "a/../../victim", "..", `..\..\victim`, "/victim", "a//b"} {
+			f := fakeforge.New(t)
+			isErr, text := call(t, f, name, map[string]any{"rule_name": rule})
+			require.True(t, isErr, "%s %q: %s", name, rule, text)
+			assert.Contains(t, text, "rule_name")
+			assert.Empty(t, f.Requests(), "%s %q", name, rule)
+		}
+	}
 }
 
 func TestCreateSendsWhitelistAndChecks(t *testing.T) {

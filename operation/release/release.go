@@ -140,9 +140,19 @@ func tagRef(a tool.Args, param string) string {
 
 // checkTag refuses a tag that cannot be one route segment. The SDK escapes
 // tags itself, but "." and ".." survive escaping and a proxy that
-// normalises paths would resolve them onto another endpoint.
-func checkTag(param, tag string) error {
-	if _, err := forgejo.Path(tag); err != nil {
+// normalises paths would resolve them onto another endpoint. The forge's
+// releases/tags/{tag} route takes one segment, so a tag with '/' could only
+// travel as %2F, which such a proxy decodes: it is refused with the way
+// round it (the release's id). A tag that only travels in a request body
+// (inRoute false: create_release, edit_release) may have slashes, as git
+// allows, and is checked part by part.
+func checkTag(param, tag string, inRoute bool) error {
+	if inRoute && strings.ContainsAny(tag, `/\`) {
+		return fmt.Errorf("%s %q contains '/' or '\\': the forge's route takes a tag as one path segment, and a proxy in front "+
+			"of the forge may decode %%2F into a separator and reach another route, so it is not sent; find the release "+
+			"with list_releases and use its id (get_release_by_id, edit_release, delete_release)", param, forgejo.Clip(tag))
+	}
+	if _, err := forgejo.FilePath(nil, tag); err != nil {
 		return fmt.Errorf("%s: %w", param, err)
 	}
 	if strings.TrimSpace(tag) != tag {
@@ -161,7 +171,7 @@ func listReleases(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.Cal
 }
 
 func getByTag(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
-	if err := checkTag("tag", a.String("tag")); err != nil {
+	if err := checkTag("tag", a.String("tag"), true); err != nil {
 		return nil, err
 	}
 	r, resp, err := c.SDK(ctx).GetReleaseByTag(a.String("owner"), a.String("repo"), a.String("tag"))
@@ -192,7 +202,7 @@ func getLatest(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallTo
 
 func createRelease(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
 	tagName := a.String("tag_name")
-	if err := checkTag("tag_name", tagName); err != nil {
+	if err := checkTag("tag_name", tagName, false); err != nil {
 		return nil, err
 	}
 	name := a.String("name")
@@ -224,7 +234,7 @@ func createRelease(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.Ca
 
 func editRelease(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
 	if a.Has("tag_name") {
-		if err := checkTag("tag_name", a.String("tag_name")); err != nil {
+		if err := checkTag("tag_name", a.String("tag_name"), false); err != nil {
 			return nil, err
 		}
 	}
@@ -256,7 +266,7 @@ func deleteRelease(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.Ca
 }
 
 func deleteByTag(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
-	if err := checkTag("tag", a.String("tag")); err != nil {
+	if err := checkTag("tag", a.String("tag"), true); err != nil {
 		return nil, err
 	}
 	resp, err := c.SDK(ctx).DeleteReleaseByTag(a.String("owner"), a.String("repo"), a.String("tag"))

@@ -112,7 +112,12 @@ func TestLiveReleaseLifecycle(t *testing.T) {
 		map[string]any{"owner": owner, "repo": repo, "release_id": float64(rc.ID)})
 	assert.True(t, res.IsError)
 
+	// A slashed tag cannot travel as one route segment behind a decoding
+	// proxy: refused with the way round it, and the release is still there.
 	isErr, text = call("delete_release_by_tag", map[string]any{"tag": "release/2.0-rc1"})
+	require.True(t, isErr, text)
+	assert.Contains(t, text, "use its id")
+	isErr, text = call("delete_release", map[string]any{"release_id": float64(rc.ID)})
 	require.False(t, isErr, text)
 	isErr, text = call("delete_release", map[string]any{"release_id": float64(created.ID)})
 	require.False(t, isErr, text)

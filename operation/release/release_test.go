@@ -60,13 +60,21 @@ func TestGetReleaseCompact(t *testing.T) {
 	}
 }
 
-func TestGetReleaseByTagWithSlash(t *testing.T) {
-	f := fakeforge.New(t)
-	f.JSON("GET /api/v1/repos/o/r/releases/tags/{tag}", 200, rawRelease)
-	isErr, text := call(t, f, "get_release_by_tag", map[string]any{"owner": "o", "repo": "r", "tag": "release/1.0"})
-	require.False(t, isErr, text)
-	reqs := f.Requests()
-	assert.Equal(t, "/api/v1/repos/o/r/releases/tags/release%2F1.0", reqs[len(reqs)-1].Path)
+// TestReleaseByTagRefusesSlashes: the tags route takes one segment, and a
+// slash escaped as %2F is decoded by a proxy in front of the forge, so
+// "../../victim" would reach another route there. Nothing is sent.
+func TestReleaseByTagRefusesSlashes(t *testing.T) {
+	for _, name := range []string{"get_release_by_tag", "delete_release_by_tag"} {
+		for _, tag := range []string{"release/1.0", "../../victim", `..\x`} {
+			f := fakeforge.New(t)
+			f.JSON("GET /api/v1/repos/o/r/releases/tags/{tag}", 200, rawRelease)
+			isErr, text := call(t, f, name, map[string]any{"owner": "o", "repo": "r", "tag": tag})
+			require.True(t, isErr, text)
+			assert.Contains(t, text, "a proxy in front of the forge may decode %2F")
+			assert.Contains(t, text, "get_release_by_id")
+			assert.Empty(t, f.Requests(), "%s %q", name, tag)
+		}
+	}
 }
 
 func TestReleaseErrors(t *testing.T) {

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strings"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -156,6 +157,20 @@ func route(a tool.Args, more ...string) (string, error) {
 	return tool.RepoRoute(a, append([]string{"wiki"}, more...)...)
 }
 
+// pageRoute is /repos/{owner}/{repo}/wiki/{kind}/{page}. The forge's
+// {pageName} is one segment: a page whose name has '/' answers only to
+// %2F (Gitea 1.26: a%2Fb 200, a/b and a%252Fb 404), and a proxy in front of
+// the forge decodes %2F into a separator, so "../../../victim" would reach
+// another repository there. Such names are refused before any request.
+func pageRoute(a tool.Args, kind, name string) (string, error) {
+	if strings.ContainsAny(name, `/\`) {
+		return "", fmt.Errorf("page_name %q contains '/' or '\\': the forge's wiki route takes a page name as one path segment, "+
+			"where '/' can only travel as %%2F, and a proxy in front of the forge may decode that into a separator and reach "+
+			"another route, so it is not sent; such a page can be opened at its html_url (list_wiki_pages)", forgejo.Clip(name))
+	}
+	return route(a, kind, name)
+}
+
 func listPages(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
 	p, err := route(a, "pages")
 	if err != nil {
@@ -189,7 +204,7 @@ func listPages(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallTo
 
 func getPage(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
 	name := a.String("page_name")
-	p, err := route(a, "page", name)
+	p, err := pageRoute(a, "page", name)
 	if err != nil {
 		return nil, err
 	}
@@ -236,7 +251,7 @@ func createPage(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallT
 
 func updatePage(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
 	name := a.String("page_name")
-	p, err := route(a, "page", name)
+	p, err := pageRoute(a, "page", name)
 	if err != nil {
 		return nil, err
 	}
@@ -259,7 +274,7 @@ func updatePage(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallT
 
 func deletePage(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
 	name := a.String("page_name")
-	p, err := route(a, "page", name)
+	p, err := pageRoute(a, "page", name)
 	if err != nil {
 		return nil, err
 	}
@@ -271,7 +286,7 @@ func deletePage(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallT
 
 func listRevisions(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
 	name, page := a.String("page_name"), a.Int("page")
-	p, err := route(a, "revisions", name)
+	p, err := pageRoute(a, "revisions", name)
 	if err != nil {
 		return nil, err
 	}

@@ -250,11 +250,14 @@ func MessageFromBody(body []byte) string {
 
 func describeCause(err error) string {
 	var netErr net.Error
+	var pathErr *PathError
 	var syn *json.SyntaxError
 	var typ *json.UnmarshalTypeError
 	switch {
 	case err == nil:
 		return "failed"
+	case errors.As(err, &pathErr):
+		return pathErr.Error()
 	case errors.Is(err, context.Canceled):
 		return "cancelled before the forge answered"
 	case errors.Is(err, context.DeadlineExceeded):

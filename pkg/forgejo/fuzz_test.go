@@ -1,6 +1,7 @@
 package forgejo_test
 
 import (
+	"net/url"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -11,7 +12,7 @@ import (
 // segmentOK mirrors Path's contract in the plainest terms, so the fuzzer
 // checks the implementation against the specification.
 func segmentOK(s string) bool {
-	if s == "" || s == "." || s == ".." || len(s) > forgejo.MaxSegmentBytes || !utf8.ValidString(s) {
+	if s == "" || s == "." || s == ".." || strings.ContainsAny(s, `/\`) || len(s) > forgejo.MaxSegmentBytes || !utf8.ValidString(s) {
 		return false
 	}
 	for _, r := range s {
@@ -40,8 +41,22 @@ func FuzzPath(f *testing.F) {
 		}
 		if err == nil {
 			assertUnder(t, route, segments)
+			assertGuardAgrees(t, route)
 		}
 	})
+}
+
+// assertGuardAgrees: whatever Path or FilePath builds, the transport's route
+// guard lets through, so the two never disagree about a value.
+func assertGuardAgrees(t *testing.T, route string) {
+	t.Helper()
+	u, err := url.Parse("https://forge.example/api/v1" + route)
+	if err != nil {
+		t.Fatalf("route %q does not parse: %v", route, err)
+	}
+	if err := forgejo.CheckRoute(u); err != nil {
+		t.Fatalf("route %q: built by Path but refused by the guard: %v", route, err)
+	}
 }
 
 // FuzzFilePath: a file path is refused, or every one of its parts becomes
@@ -63,6 +78,7 @@ func FuzzFilePath(f *testing.F) {
 		}
 		if err == nil {
 			assertUnder(t, route, append(prefix, parts...))
+			assertGuardAgrees(t, route)
 		}
 	})
 }

@@ -27,12 +27,16 @@ func (e *PathError) Error() string {
 }
 
 // Path builds an API route (relative to /api/v1) from segments, escaping
-// each one so that no argument can change the route: '/', '?', '#', '%' and
-// every other reserved byte are percent-encoded, so "a/b" stays one segment
-// and "%2e%2e" reaches the forge as the literal name "%2e%2e". Empty, "."
-// and ".." segments are refused rather than escaped, because a server or
-// proxy that normalises the path would resolve them and land on another
-// endpoint; so are control characters, invalid UTF-8 and over-long values.
+// each one so that no argument can change the route: '?', '#', '%' and
+// every other reserved byte are percent-encoded, and "%2e%2e" reaches the
+// forge as the literal name "%2e%2e". A segment containing '/' or '\' is
+// refused, not escaped to %2F or %5C: forges are often run behind nginx,
+// Apache or a cloud proxy that decodes %2F and folds ".." before passing the
+// request on, so "../../victim" escaped as one segment would still reach
+// another route there. Empty, "." and ".." segments are refused for the same
+// reason; so are control characters, invalid UTF-8 and over-long values.
+// A value that may legitimately hold '/' (a file path, a branch) goes
+// through FilePath instead, which checks it part by part.
 //
 //	Path("repos", owner, repo, "issues", strconv.FormatInt(index, 10))
 //	→ "/repos/o/r/issues/3"
@@ -86,6 +90,10 @@ func FilePath(prefix []string, file string) (string, error) {
 	return b.String(), nil
 }
 
+// slashReason explains why a value with a slash cannot be one segment.
+const slashReason = "it contains '/' or '\\', which cannot be sent as part of one route segment: " +
+	"a proxy in front of the forge may decode %2F or %5C into a separator and send the request to another route"
+
 // segmentProblem says why s cannot be one route segment, or "".
 func segmentProblem(s string) string {
 	switch {
@@ -93,6 +101,8 @@ func segmentProblem(s string) string {
 		return "it is empty"
 	case s == "." || s == "..":
 		return "'.' and '..' are not names"
+	case strings.ContainsAny(s, `/\`):
+		return slashReason
 	case len(s) > MaxSegmentBytes:
 		return fmt.Sprintf("it is %d bytes long; at most %d are allowed", len(s), MaxSegmentBytes)
 	case !utf8.ValidString(s):

@@ -275,10 +275,21 @@ func (c *Client) resolve(raw string) (*url.URL, error) {
 				Cause: fmt.Errorf("%w %s; refusing to send the token to %s", ErrOtherOrigin, c.base.Host, ref.Host)}
 		}
 		ref.Fragment, ref.RawFragment = "", ""
-		return ref, nil
+		return c.underBase(ref)
 	}
 	u := c.base.JoinPath(ref.Path)
 	u.RawQuery = ref.RawQuery
+	return c.underBase(u)
+}
+
+// underBase refuses a URL outside the forge's base path: a forge served
+// under /forge shares its origin with whatever else is served there, and
+// the token is for the forge alone.
+func (c *Client) underBase(u *url.URL) (*url.URL, error) {
+	if c.base.Path != "" && !strings.HasPrefix(u.EscapedPath(), c.base.EscapedPath()+"/") {
+		return nil, &Error{Verb: "download", Subject: u.Redacted(),
+			Cause: fmt.Errorf("URL is outside the forge's base path %s; refusing to send the token there", c.base.EscapedPath())}
+	}
 	return u, nil
 }
 

@@ -209,10 +209,14 @@ func TestAPIPathCannotLeaveTheAPI(t *testing.T) {
 func TestAPIPathStaysEscaped(t *testing.T) {
 	f := fakeforge.New(t)
 	f.JSON("GET /api/v1/repos/{owner}/{name}", 200, nil)
-	route, err := forgejo.Path("repos", "a b", "c/d")
+	route, err := forgejo.Path("repos", "a b", "c%2Fd")
 	require.NoError(t, err)
 	require.NoError(t, f.Client().DoJSON(context.Background(), http.MethodGet, route, nil, nil, nil))
-	assert.Equal(t, "/api/v1/repos/a%20b/c%2Fd", f.Requests()[0].Path, "a slash in a value stays inside its segment")
+	assert.Equal(t, "/api/v1/repos/a%20b/c%252Fd", f.Requests()[0].Path, "a value stays inside its segment")
+	// A route with an encoded slash, however it was built, is not sent.
+	err = f.Client().DoJSON(context.Background(), http.MethodGet, "/repos/o/c%2Fd", nil, nil, nil)
+	require.ErrorContains(t, err, `"c/d" cannot be used in a forge API path`)
+	assert.Len(t, f.Requests(), 1)
 }
 
 func TestAPIPathKeepsSubPath(t *testing.T) {

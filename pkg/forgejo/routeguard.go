@@ -1,0 +1,83 @@
+package forgejo
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+)
+
+// routeGuard refuses, before anything is sent, a request whose path would
+// be read differently by a reverse proxy that decodes and normalises paths
+// (nginx with `proxy_pass http://forge/;`, Apache, most cloud proxies): a
+// segment holding an encoded '/' or '\' (%2F, %5C, in any case or encoded
+// again), or one that is or decodes to "." or "..". forgejo-sdk builds its
+// own routes with url.PathEscape, so "../../victim" as a branch protection
+// name leaves as "..%2F..%2Fvictim", which such a proxy turns into a request
+// for another repository. The guard sits in the transport so SDK and raw
+// routes are held to the same rule, whatever built them.
+type routeGuard struct {
+	next http.RoundTripper
+}
+
+func (g routeGuard) RoundTrip(req *http.Request) (*http.Response, error) {
+	if err := CheckRoute(req.URL); err != nil {
+		if req.Body != nil {
+			req.Body.Close()
+		}
+		return nil, err
+	}
+	return g.next.RoundTrip(req)
+}
+
+// CheckRoute returns a *PathError naming the offending value when a proxy
+// that decodes and normalises paths could send u somewhere other than the
+// route it spells, and nil otherwise.
+func CheckRoute(u *url.URL) error {
+	for _, seg := range strings.Split(u.EscapedPath(), "/") {
+		if reason := routeSegmentProblem(seg); reason != "" {
+			value, err := url.PathUnescape(seg)
+			if err != nil {
+				value = seg
+			}
+			return &PathError{Value: Clip(value), Reason: reason + "; nothing was sent"}
+		}
+	}
+	return nil
+}
+
+// routeSegmentProblem says why the escaped path segment seg is unsafe to
+// send through a decoding proxy, or "". A proxy decodes once, so seg is
+// checked as sent and decoded once: exactly what Path refuses in a value.
+// A value with a literal "%2F" (sent as %252F) reaches the forge as the
+// one segment %2F, which no router splits, and is let through.
+func routeSegmentProblem(seg string) string {
+	d, err := url.PathUnescape(seg)
+	if err != nil {
+		d = seg
+	}
+	switch {
+	case seg == "." || seg == ".." || d == "." || d == "..":
+		return "'.' and '..' are not names, and a proxy in front of the forge would resolve them onto another route"
+	case strings.ContainsAny(d, `/\`):
+		return slashReason
+	}
+	return ""
+}
+
+// withRouteGuard returns a copy of hc whose transport refuses requests that
+// CheckRoute refuses.
+func withRouteGuard(hc *http.Client) *http.Client {
+	if hc == nil {
+		hc = &http.Client{}
+	}
+	if _, ok := hc.Transport.(routeGuard); ok {
+		return hc
+	}
+	next := hc.Transport
+	if next == nil {
+		next = http.DefaultTransport
+	}
+	cp := *hc
+	cp.Transport = routeGuard{next: next}
+	return &cp
+}
