@@ -188,7 +188,7 @@ func (c *identityCache) get(ctx context.Context, token, addr string) (*Identity,
 // run verifies token and publishes the result to v and the cache.
 func (c *identityCache) run(ctx context.Context, key [32]byte, token, addr string, v *verification) {
 	client := c.newClient(token, func() { c.evict(key) })
-	login, err := c.verify(ctx, client)
+	login, err := c.verifyRecovered(ctx, client)
 	switch {
 	case err == nil:
 		v.id = &Identity{Client: client, Login: login}
@@ -211,6 +211,17 @@ func (c *identityCache) run(ctx context.Context, key [32]byte, token, addr strin
 	}
 	c.mu.Unlock()
 	close(v.done)
+}
+
+// verifyRecovered runs the verifier, turning a panic into an error: it
+// runs on its own goroutine, where a panic would end the process.
+func (c *identityCache) verifyRecovered(ctx context.Context, client *forgejo.Client) (login string, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			login, err = "", fmt.Errorf("%w: the token check failed (internal error; this is a bug in forgejo-mcp, please report it)", ErrForgeUnavailable)
+		}
+	}()
+	return c.verify(ctx, client)
 }
 
 // evict forgets the identity of the token whose key is key, so its next

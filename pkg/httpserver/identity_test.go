@@ -208,3 +208,12 @@ func TestBearerToken(t *testing.T) {
 		})
 	}
 }
+
+func TestIdentityCacheSurvivesAPanickingVerifier(t *testing.T) {
+	verify := func(context.Context, *forgejo.Client) (string, error) { panic("boom") }
+	c := newIdentityCache(func(tok string, _ func()) *forgejo.Client { return forgejo.NewClient(nil, nil, tok, "") }, verify, 10, time.Minute, time.Second)
+	_, err := c.get(t.Context(), "tok", "192.0.2.1")
+	assert.ErrorIs(t, err, ErrForgeUnavailable)
+	assert.Contains(t, err.Error(), "this is a bug")
+	assert.Zero(t, c.len(), "nothing cached")
+}

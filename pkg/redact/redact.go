@@ -29,9 +29,10 @@ import (
 // Mask replaces a secret.
 const Mask = "[REDACTED]"
 
-// minSecretLen is the shortest secret replaced: a shorter "token" would
-// mangle every line and protects nothing.
-const minSecretLen = 4
+// minSecretLen is the shortest secret replaced. Forge tokens are 40
+// characters and OAuth tokens longer; a shorter "token" sent by a client
+// would only let it mask words ("POST", "/mcp") in its own log lines.
+const minSecretLen = 8
 
 // authValue matches what looks like an Authorization value, and
 // oauthParam an OAuth token parameter. The credential part must be long

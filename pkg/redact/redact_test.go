@@ -27,7 +27,7 @@ func TestString(t *testing.T) {
 		{name: "secret", in: "echo " + secret + " and " + secret, want: "echo [REDACTED] and [REDACTED]", secrets: []string{secret}},
 		{name: "url escaped", in: "http://x/?auth=" + url.QueryEscape(reqToken), want: "http://x/?auth=[REDACTED]", secrets: []string{reqToken}},
 		{name: "longest first", in: "ab-" + secret, want: "[REDACTED]", secrets: []string{secret, "ab-" + secret}},
-		{name: "too short to be a secret", in: "abc def", want: "abc def", secrets: []string{"abc"}},
+		{name: "too short to be a secret", in: "POST /mcp", want: "POST /mcp", secrets: []string{"POST", "/mcp"}},
 		{name: "authorization header", in: "Authorization: token deadbeefdeadbeefdeadbeef", want: "Authorization: token [REDACTED]"},
 		{name: "bearer jwt", in: "Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.sig", want: "Bearer [REDACTED]"},
 		{name: "url-encoded scheme", in: "q=token%20deadbeefdeadbeefdeadbeef", want: "q=token%20[REDACTED]"},
@@ -100,7 +100,7 @@ func TestHandlerJSONKeepsStructure(t *testing.T) {
 }
 
 func TestWithSecret(t *testing.T) {
-	ctx := WithSecret(context.Background(), "abc") // too short: ignored
+	ctx := WithSecret(context.Background(), "POST") // too short: ignored
 	assert.Empty(t, Secrets(ctx))
 	ctx = WithSecret(ctx, reqToken)
 	ctx = WithSecret(ctx, reqToken)
