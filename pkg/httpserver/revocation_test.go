@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -86,8 +87,15 @@ func TestWatchUnauthorized(t *testing.T) {
 func TestRejectedChecksAreRateLimited(t *testing.T) {
 	fx := newFixture(t, func(o *Options) {
 		o.RejectBurst = 3
-		o.RejectInterval = 400 * time.Millisecond
+		o.RejectInterval = 6 * time.Second
 	})
+	var mu sync.Mutex
+	clock := time.Unix(1_000_000, 0)
+	fx.srv.identities.limiter.now = func() time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		return clock
+	}
 	status := func(auth string) (int, *http.Response) {
 		resp, _ := fx.post(t, rpc{Method: "tools/list", Params: map[string]any{}, Auth: auth})
 		return resp.StatusCode, resp
@@ -102,7 +110,7 @@ func TestRejectedChecksAreRateLimited(t *testing.T) {
 
 	code, resp := status("Bearer bad-token-4")
 	assert.Equal(t, http.StatusTooManyRequests, code)
-	assert.Equal(t, "1", resp.Header.Get("Retry-After"))
+	assert.Equal(t, "6", resp.Header.Get("Retry-After"))
 	code, _ = status("Bearer " + tokBob)
 	assert.Equal(t, http.StatusTooManyRequests, code, "a new token from the same address waits too: it cannot be told apart unchecked")
 	assert.EqualValues(t, 4, fx.checks.Load(), "no forge request past the limit")
@@ -113,7 +121,9 @@ func TestRejectedChecksAreRateLimited(t *testing.T) {
 	assert.Equal(t, http.StatusOK, code, "a cached identity is never limited")
 	assert.EqualValues(t, 4, fx.checks.Load())
 
-	time.Sleep(450 * time.Millisecond)
+	mu.Lock()
+	clock = clock.Add(6 * time.Second)
+	mu.Unlock()
 	code, _ = status("Bearer " + tokBob)
 	assert.Equal(t, http.StatusOK, code, "a valid token costs nothing once the bucket has a token again")
 	code, _ = status("Bearer bad-token-5")
@@ -194,7 +204,7 @@ func TestRequestDeadlineCoversTokenCheck(t *testing.T) {
 			took := time.Since(start)
 			assert.Equal(t, tt.wantStatus, resp.StatusCode, body)
 			assert.GreaterOrEqual(t, took, timeout-50*time.Millisecond)
-			assert.Less(t, took, timeout+300*time.Millisecond, "one deadline for check and call, not one each")
+			assert.Less(t, took, timeout+450*time.Millisecond, "one deadline for check and call, not one each")
 			if tt.wantStatus == http.StatusOK {
 				assert.Contains(t, body, `"isError":true`)
 				assert.Contains(t, body, "deadline exceeded")
