@@ -14,6 +14,7 @@ import (
 
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/mcpserver"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/redact"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/stdio"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/version"
@@ -91,9 +92,12 @@ func serveStdio(ctx context.Context, s *server.MCPServer, std IO, cfg *Config, l
 	}, logger)
 }
 
+// newLogger is the process's one logger. Every record passes through a
+// redact.Handler that knows the configured token; over HTTP each request's
+// own token reaches it through the request's context (httpserver).
 func newLogger(w io.Writer, cfg *Config) *slog.Logger {
 	level, _ := cfg.logLevel()
-	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: level}))
+	return slog.New(redact.NewHandler(slog.NewTextHandler(w, &slog.HandlerOptions{Level: level}), cfg.Token))
 }
 
 func indexOf(args []string, s string) int {

@@ -8,10 +8,13 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"slices"
 	"sort"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -156,4 +159,86 @@ func TestTokenNeverLeaks(t *testing.T) {
 	assert.NotContains(t, p.stdout.String(), fakeforge.Token, "stdout")
 	assert.NotContains(t, p.stderr.String(), fakeforge.Token, "stderr at debug level")
 	assert.Contains(t, p.stdout.String(), "[REDACTED]", "the echo reached the output and was redacted")
+}
+
+// TestTokenNeverLeaksHTTP is TestTokenNeverLeaks for --transport http at
+// debug level, where the token is each request's own (the server has none):
+// first the token check (GET /api/v1/user) meets every echo mode, with a
+// fresh token each time; then, with a token the check accepted (its login
+// being the echo, so every log line of its requests names it), every tool
+// meets every echo mode. No token may appear in any reply (headers
+// included), on stdout or on stderr.
+func TestTokenNeverLeaksHTTP(t *testing.T) {
+	var mode atomic.Value
+	mode.Store("500")
+	f := echoForge(t, &mode)
+	p := startHTTP(t, f.URL, nil, "--log-level", "debug")
+	var tokens []string
+	var replies strings.Builder
+	call := func(token string, i int, name string, args map[string]any) int {
+		scheme := "Bearer "
+		if i%2 == 1 {
+			scheme = "token "
+		}
+		status, reply, err := p.call(scheme+token, toolCall(i, name, args))
+		require.NoError(t, err)
+		replies.WriteString(reply)
+		return status
+	}
+
+	for i, m := range echoModes {
+		mode.Store(m)
+		token := fmt.Sprintf("http-check-%02d-0123456789abcdef", i)
+		tokens = append(tokens, token)
+		status := call(token, i, "get_my_user_info", nil)
+		assert.Contains(t, []int{http.StatusOK, http.StatusUnauthorized, http.StatusBadGateway}, status, "token check in mode %s", m)
+	}
+
+	token := "http-calls-0123456789abcdef"
+	tokens = append(tokens, token)
+	mode.Store("200-object")
+	require.Equal(t, http.StatusOK, call(token, 0, "get_my_user_info", nil), "the echoing forge accepts the token")
+	// 401 last: it evicts the identity, and the token is then refused.
+	modes := append(slices.DeleteFunc(slices.Clone(echoModes), func(m string) bool { return m == "401" }), "401")
+	id := 0
+	for _, m := range modes {
+		mode.Store(m)
+		for _, d := range operation.All() {
+			id++
+			call(token, id, d.Name, validArgs(t, d))
+		}
+	}
+	sent := map[string]bool{}
+	for _, r := range f.Requests() {
+		sent[strings.TrimPrefix(r.Auth, "token ")] = true
+	}
+	for _, tok := range tokens {
+		require.True(t, sent[tok], "the forge received %s, so the echo carried it", tok)
+	}
+
+	require.NoError(t, p.cmd.Process.Signal(syscall.SIGTERM))
+	select {
+	case err := <-p.exited:
+		require.NoError(t, err, "exit code 0")
+	case <-time.After(40 * time.Second):
+		t.Fatal("no exit after SIGTERM")
+	}
+	for _, tok := range tokens {
+		noToken(t, "replies", replies.String(), tok)
+		noToken(t, "stdout", p.stdout.String(), tok)
+		noToken(t, "stderr at debug level", p.stderr.String(), tok)
+	}
+	assert.Contains(t, p.stderr.String(), "[REDACTED]", "the echo reached the logs and was redacted")
+	assert.Contains(t, replies.String(), "[REDACTED]", "the echo reached the replies and was redacted")
+}
+
+// noToken fails if text contains token, quoting only the line around it.
+func noToken(t *testing.T, where, text, token string) {
+	t.Helper()
+	i := strings.Index(text, token)
+	if i < 0 {
+		return
+	}
+	from, to := max(0, i-300), min(len(text), i+len(token)+100)
+	t.Errorf("%s contains the token %s: …%s…", where, token, text[from:to])
 }

@@ -32,11 +32,20 @@ const (
 // fakeUsers makes f answer GET /api/v1/user for the test tokens, counting
 // the requests so tests can see the token cache at work.
 func fakeUsers(f *fakeforge.Server) *atomic.Int64 {
+	return fakeUsersRevocable(f, &sync.Map{})
+}
+
+// fakeUsersRevocable is fakeUsers where a token stored in revoked is
+// rejected like an unknown one, as a forge does once it is deleted.
+func fakeUsersRevocable(f *fakeforge.Server, revoked *sync.Map) *atomic.Int64 {
 	var n atomic.Int64
 	f.Handle("GET /api/v1/user", func(w http.ResponseWriter, r *http.Request) {
 		n.Add(1)
 		auth := r.Header.Get("Authorization")
+		_, gone := revoked.Load(auth[strings.LastIndexByte(auth, ' ')+1:])
 		switch {
+		case gone:
+			fakeforge.WriteJSON(w, http.StatusUnauthorized, map[string]any{"message": "token is revoked"})
 		case strings.HasSuffix(auth, " "+tokAlice):
 			fakeforge.WriteJSON(w, http.StatusOK, map[string]any{"id": 1, "login": "alice"})
 		case strings.HasSuffix(auth, " "+tokBob):
@@ -86,6 +95,7 @@ func testDefs(release <-chan struct{}) []tool.Def {
 type fixture struct {
 	forge    *fakeforge.Server
 	checks   *atomic.Int64 // token checks the forge answered
+	revoked  *sync.Map     // tokens the fake forge now rejects
 	srv      *Server
 	http     *httptest.Server
 	logs     *fakeforge.SyncBuffer
@@ -100,8 +110,8 @@ func newFixture(t *testing.T, edit func(*Options)) *fixture {
 
 func newFixtureTB(t testing.TB, edit func(*Options)) *fixture {
 	t.Helper()
-	fx := &fixture{forge: fakeforge.New(t), logs: &fakeforge.SyncBuffer{}, released: make(chan struct{})}
-	fx.checks = fakeUsers(fx.forge)
+	fx := &fixture{forge: fakeforge.New(t), logs: &fakeforge.SyncBuffer{}, released: make(chan struct{}), revoked: &sync.Map{}}
+	fx.checks = fakeUsersRevocable(fx.forge, fx.revoked)
 	base := fx.forge.BaseURL()
 	o := Options{
 		Forge:      base,

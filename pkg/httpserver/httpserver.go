@@ -67,6 +67,10 @@ type Options struct {
 	TokenCacheSize  int           // default 10000
 	TokenTTL        time.Duration // default 5 min
 	InvalidTokenTTL time.Duration // default 30 s
+	// Token checks the forge answers with a rejection, per client address:
+	// RejectBurst at once, then one per RejectInterval; past that 429.
+	RejectBurst    int           // default 10
+	RejectInterval time.Duration // default 6 s
 	// Verify checks a token with the forge; default VerifyWithForge.
 	Verify Verifier
 	Logger *slog.Logger // default discards
@@ -93,7 +97,7 @@ func New(o Options) (*Server, error) {
 	}
 	setDefaults(&o)
 	s := &Server{opts: o, selector: newSelector(o.Defs), hosts: map[string]bool{}, origins: map[string]bool{}}
-	s.log = slog.New(contextHandler{o.Logger.Handler()})
+	s.log = slog.New(contextHandler{redactingHandler(o.Logger.Handler(), o.SharedToken)})
 	for _, h := range o.AllowedHosts {
 		if h == "*" {
 			s.anyHost = true
@@ -110,9 +114,11 @@ func New(o Options) (*Server, error) {
 		s.origins[strings.ToLower(strings.TrimRight(origin, "/"))] = true
 	}
 	s.inflight = make(chan struct{}, o.MaxInFlight)
-	s.identities = newIdentityCache(func(token string) *forgejo.Client {
-		return forgejo.NewClient(o.HTTPClient, o.Forge, token, o.UserAgent).WithMaxUpload(o.MaxUploadBytes)
+	s.identities = newIdentityCache(func(token string, onUnauthorized func()) *forgejo.Client {
+		hc := watchUnauthorized(o.HTTPClient, onUnauthorized)
+		return forgejo.NewClient(hc, o.Forge, token, o.UserAgent).WithMaxUpload(o.MaxUploadBytes)
 	}, o.Verify, o.TokenCacheSize, o.TokenTTL, o.InvalidTokenTTL)
+	s.identities.limiter = newRejectLimiter(o.RejectBurst, o.RejectInterval, o.TokenCacheSize)
 
 	runner := *o.Runner
 	runner.Logger = s.log
@@ -122,7 +128,7 @@ func New(o Options) (*Server, error) {
 		}
 		return nil, errors.New("no forge identity for this request; this is a bug in forgejo-mcp, please report it")
 	}
-	ms := mcpserver.New(o.Defs, &runner)
+	ms := mcpserver.New(boundHandlers(o.Defs), &runner)
 	// mcp-go options are functions over the server, so the per-request
 	// filter can be added to the server mcpserver built.
 	server.WithToolFilter(filterTools)(ms)
@@ -143,7 +149,7 @@ func New(o Options) (*Server, error) {
 	)
 
 	guarded := http.NewServeMux()
-	guarded.Handle(EndpointPath, s.limitInFlight(http.HandlerFunc(s.serveMCP)))
+	guarded.Handle(EndpointPath, s.limitInFlight(s.withDeadline(http.HandlerFunc(s.serveMCP))))
 	guarded.HandleFunc(MetadataPath, s.serveMetadata)
 	guarded.HandleFunc(MetadataPath+"/", s.serveMetadata)
 	mux := http.NewServeMux()
@@ -171,6 +177,12 @@ func setDefaults(o *Options) {
 	if o.InvalidTokenTTL <= 0 {
 		o.InvalidTokenTTL = 30 * time.Second
 	}
+	if o.RejectBurst <= 0 {
+		o.RejectBurst = 10
+	}
+	if o.RejectInterval <= 0 {
+		o.RejectInterval = 6 * time.Second
+	}
 	if o.MaxUploadBytes <= 0 {
 		o.MaxUploadBytes = forgejo.DefaultMaxUploadBytes
 	}
@@ -197,32 +209,9 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) {
 		s.tooLarge(w) // before any token check costs a round trip
 		return
 	}
-	token, present, err := bearerToken(r.Header)
-	switch {
-	case err != nil:
-		s.unauthorized(w, r, err.Error())
+	id, ok := s.authenticate(w, r)
+	if !ok {
 		return
-	case !present && s.opts.SharedToken == "":
-		s.unauthorized(w, r, "")
-		return
-	case !present:
-		token = s.opts.SharedToken
-	}
-	id, err := s.identities.get(r.Context(), token)
-	switch {
-	case errors.Is(err, ErrInvalidToken):
-		if !present {
-			s.log.ErrorContext(r.Context(), "the forge rejects the shared token (--http-shared-token)")
-		}
-		s.unauthorized(w, r, "the forge rejected this token (invalid, expired or revoked)")
-		return
-	case err != nil:
-		s.log.WarnContext(r.Context(), "token check failed", "err", err)
-		http.Error(w, "502 Bad Gateway: the forge did not answer the token check; retry later", http.StatusBadGateway)
-		return
-	}
-	if ri := infoFrom(r.Context()); ri != nil && id.Login != "" {
-		ri.user.Store(&id.Login)
 	}
 	allow, err := s.selector.allowed(r.Header)
 	if err != nil {

@@ -4,8 +4,13 @@ import (
 	"container/list"
 	"context"
 	"crypto/sha256"
+	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
+	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -39,6 +44,11 @@ type Verifier func(ctx context.Context, c *forgejo.Client) (login string, err er
 // VerifyWithForge checks a token with one GET /api/v1/user. A 403 still
 // proves the token authentic: it only lacks the read:user scope, and the
 // tools it does have scopes for must keep working.
+//
+// Its errors name the status or the kind of failure only: never a forge
+// body, an error message of the HTTP client (which quotes URLs, a redirect
+// target among them) or anything else the forge chose, since a forge that
+// echoes the request would put the token there.
 func VerifyWithForge(ctx context.Context, c *forgejo.Client) (string, error) {
 	u, resp, err := c.SDK(ctx).GetMyUserInfo()
 	status := 0
@@ -50,12 +60,36 @@ func VerifyWithForge(ctx context.Context, c *forgejo.Client) (string, error) {
 		return "", ErrInvalidToken
 	case status == http.StatusForbidden:
 		return "", nil
+	case status != 0 && status/100 != 2:
+		return "", fmt.Errorf("%w: it answered %d %s", ErrForgeUnavailable, status, http.StatusText(status))
 	case err != nil:
-		return "", errors.Join(ErrForgeUnavailable, err)
+		return "", fmt.Errorf("%w: %s", ErrForgeUnavailable, failure(err))
 	case u == nil:
 		return "", nil
 	}
-	return u.UserName, nil
+	return forgejo.Sanitize(u.UserName, 100), nil
+}
+
+// failure names the kind of a failed exchange without quoting its error,
+// whose text may carry a URL the forge chose.
+func failure(err error) string {
+	var netErr net.Error
+	var opErr *net.OpError
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.Is(err, context.DeadlineExceeded), errors.As(err, &netErr) && netErr.Timeout():
+		return "timed out"
+	case errors.Is(err, context.Canceled):
+		return "cancelled"
+	case errors.Is(err, forgejo.ErrResponseTooLarge):
+		return "its answer is too large"
+	case errors.As(err, &syn), errors.As(err, &typ), errors.Is(err, io.ErrUnexpectedEOF):
+		return "its answer could not be read"
+	case errors.As(err, &opErr):
+		return "cannot reach it (" + opErr.Op + ")"
+	}
+	return "no usable answer"
 }
 
 // identityCache maps tokens to verified identities, so a token costs the
@@ -63,14 +97,20 @@ func VerifyWithForge(ctx context.Context, c *forgejo.Client) (string, error) {
 // (least recently used entries go first) and keyed by the token's SHA-256,
 // so a heap dump of the map alone shows no token. Rejected tokens are
 // remembered for a shorter time, so a client retrying a bad token does not
-// turn into a stream of forge requests. Concurrent first requests with the
-// same token share one verification.
+// turn into a stream of forge requests, and checks that end in a rejection
+// are rate-limited per client address, so random tokens do not either.
+// Concurrent first requests with the same token share one verification.
+//
+// A token the forge rejects on any later call (401) is evicted at once
+// (the identity's client reports it, see watchUnauthorized), so a revoked
+// token is checked again, and refused, on its next request.
 type identityCache struct {
-	newClient  func(token string) *forgejo.Client
+	newClient  func(token string, onUnauthorized func()) *forgejo.Client
 	verify     Verifier
 	max        int
 	ttl        time.Duration
 	invalidTTL time.Duration
+	limiter    *rejectLimiter // nil: no rate limit
 	now        func() time.Time
 
 	mu       sync.Mutex
@@ -91,7 +131,7 @@ type verification struct {
 	err  error
 }
 
-func newIdentityCache(newClient func(string) *forgejo.Client, verify Verifier, max int, ttl, invalidTTL time.Duration) *identityCache {
+func newIdentityCache(newClient func(string, func()) *forgejo.Client, verify Verifier, max int, ttl, invalidTTL time.Duration) *identityCache {
 	return &identityCache{
 		newClient: newClient, verify: verify, max: max, ttl: ttl, invalidTTL: invalidTTL,
 		now: time.Now, lru: list.New(),
@@ -100,8 +140,11 @@ func newIdentityCache(newClient func(string) *forgejo.Client, verify Verifier, m
 }
 
 // get returns the identity of token, verifying it with the forge when it
-// is not cached or its entry expired.
-func (c *identityCache) get(ctx context.Context, token string) (*Identity, error) {
+// is not cached or its entry expired. addr is the client's address (see
+// clientKey), for the rate limit of rejected checks. It returns when ctx
+// ends even if the forge has not answered yet: the verification goes on
+// for the others waiting on it and its result is cached.
+func (c *identityCache) get(ctx context.Context, token, addr string) (*Identity, error) {
 	key := sha256.Sum256([]byte(token))
 	c.mu.Lock()
 	if el, ok := c.entries[key]; ok {
@@ -117,23 +160,35 @@ func (c *identityCache) get(ctx context.Context, token string) (*Identity, error
 		c.lru.Remove(el)
 		delete(c.entries, key)
 	}
-	if v, ok := c.inflight[key]; ok {
-		c.mu.Unlock()
-		select {
-		case <-v.done:
-			return v.id, v.err
-		case <-ctx.Done():
-			return nil, ctx.Err()
+	v, ok := c.inflight[key]
+	if !ok {
+		if c.limiter != nil {
+			if wait := c.limiter.take(addr); wait > 0 {
+				c.mu.Unlock()
+				return nil, &RateLimitedError{RetryAfter: wait}
+			}
 		}
+		v = &verification{done: make(chan struct{})}
+		c.inflight[key] = v
+		// The verification outlives a caller that gives up, since others
+		// may be waiting on it; it is still bounded by the forge client's
+		// timeout. It keeps ctx's values: its log lines belong to the
+		// request and are redacted of its token.
+		go c.run(context.WithoutCancel(ctx), key, token, addr, v)
 	}
-	v := &verification{done: make(chan struct{})}
-	c.inflight[key] = v
 	c.mu.Unlock()
+	select {
+	case <-v.done:
+		return v.id, v.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
 
-	// The verification outlives a caller that gives up, since others may
-	// be waiting on it; it is still bounded by the forge client's timeout.
-	client := c.newClient(token)
-	login, err := c.verify(context.WithoutCancel(ctx), client)
+// run verifies token and publishes the result to v and the cache.
+func (c *identityCache) run(ctx context.Context, key [32]byte, token, addr string, v *verification) {
+	client := c.newClient(token, func() { c.evict(key) })
+	login, err := c.verifyRecovered(ctx, client)
 	switch {
 	case err == nil:
 		v.id = &Identity{Client: client, Login: login}
@@ -151,9 +206,34 @@ func (c *identityCache) get(ctx context.Context, token string) (*Identity, error
 	case errors.Is(v.err, ErrInvalidToken):
 		c.store(key, nil, c.invalidTTL)
 	}
+	if c.limiter != nil && !errors.Is(v.err, ErrInvalidToken) {
+		c.limiter.refund(addr) // only rejections count against the address
+	}
 	c.mu.Unlock()
 	close(v.done)
-	return v.id, v.err
+}
+
+// verifyRecovered runs the verifier, turning a panic into an error: it
+// runs on its own goroutine, where a panic would end the process.
+func (c *identityCache) verifyRecovered(ctx context.Context, client *forgejo.Client) (login string, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			login, err = "", fmt.Errorf("%w: the token check failed (internal error; this is a bug in forgejo-mcp, please report it)", ErrForgeUnavailable)
+		}
+	}()
+	return c.verify(ctx, client)
+}
+
+// evict forgets the identity of the token whose key is key, so its next
+// request is checked with the forge again. It is called when the forge
+// answers 401 to a call made with it.
+func (c *identityCache) evict(key [32]byte) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if el, ok := c.entries[key]; ok && el.Value.(*cacheEntry).id != nil {
+		c.lru.Remove(el)
+		delete(c.entries, key)
+	}
 }
 
 // store adds an entry; the caller holds c.mu.
@@ -174,6 +254,87 @@ func (c *identityCache) len() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.lru.Len()
+}
+
+// watchUnauthorized returns a copy of hc whose transport calls
+// onUnauthorized when the forge answers 401 to a request that carried
+// credentials: every forge request of an identity, through the SDK or raw,
+// goes through its client's transport, so no tool has to report it. The
+// underlying transport (and its connection pool) stays shared.
+func watchUnauthorized(hc *http.Client, onUnauthorized func()) *http.Client {
+	cp := *hc
+	next := cp.Transport
+	if next == nil {
+		next = http.DefaultTransport
+	}
+	cp.Transport = &unauthorizedTransport{next: next, on: onUnauthorized}
+	return &cp
+}
+
+type unauthorizedTransport struct {
+	next http.RoundTripper
+	on   func()
+}
+
+func (t *unauthorizedTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := t.next.RoundTrip(req)
+	if err == nil && resp.StatusCode == http.StatusUnauthorized && req.Header.Get("Authorization") != "" {
+		t.on()
+	}
+	return resp, err
+}
+
+// authenticate finds the identity r acts as. When it cannot, it answers
+// the request itself (401, 429, 502 or 504) and returns false. The check
+// shares the request's deadline (see withDeadline), so a slow forge cannot
+// stretch a request past --call-timeout.
+func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (*Identity, bool) {
+	token, present, err := bearerToken(r.Header)
+	switch {
+	case err != nil:
+		s.unauthorized(w, r, err.Error())
+		return nil, false
+	case !present && s.opts.SharedToken == "":
+		s.unauthorized(w, r, "")
+		return nil, false
+	case !present:
+		token = s.opts.SharedToken
+	}
+	ctx := r.Context()
+	if dl, ok := deadlineFrom(ctx); ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, dl)
+		defer cancel()
+	}
+	addr := clientKey(r)
+	id, err := s.identities.get(ctx, token, addr)
+	var limited *RateLimitedError
+	switch {
+	case err == nil:
+	case errors.As(err, &limited):
+		s.log.WarnContext(ctx, "refused a token check: too many rejected tokens from this address", "client", addr)
+		w.Header().Set("Retry-After", strconv.Itoa(limited.retryAfterSeconds()))
+		http.Error(w, fmt.Sprintf("429 Too Many Requests: the forge rejected too many tokens from this address; retry in %d s", limited.retryAfterSeconds()), http.StatusTooManyRequests)
+		return nil, false
+	case errors.Is(err, ErrInvalidToken):
+		if !present {
+			s.log.ErrorContext(ctx, "the forge rejects the shared token (--http-shared-token)")
+		}
+		s.unauthorized(w, r, "the forge rejected this token (invalid, expired or revoked)")
+		return nil, false
+	case errors.Is(err, context.DeadlineExceeded):
+		s.log.WarnContext(ctx, "token check timed out: the forge did not answer within the request's deadline")
+		http.Error(w, "504 Gateway Timeout: the forge did not answer the token check in time; retry later", http.StatusGatewayTimeout)
+		return nil, false
+	default:
+		s.log.WarnContext(ctx, "token check failed", "err", err)
+		http.Error(w, "502 Bad Gateway: the forge did not answer the token check; retry later", http.StatusBadGateway)
+		return nil, false
+	}
+	if ri := infoFrom(r.Context()); ri != nil && id.Login != "" {
+		ri.user.Store(&id.Login)
+	}
+	return id, true
 }
 
 // bearerToken extracts the token of an Authorization header. Both

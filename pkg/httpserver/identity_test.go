@@ -28,7 +28,7 @@ type cacheFixture struct {
 
 func newCacheFixture(max int, valid map[string]bool) *cacheFixture {
 	f := &cacheFixture{clock: time.Unix(1_000_000, 0)}
-	newClient := func(token string) *forgejo.Client {
+	newClient := func(token string, _ func()) *forgejo.Client {
 		c := forgejo.NewClient(nil, nil, token, "")
 		f.tokens.Store(c, token)
 		return c
@@ -65,34 +65,34 @@ func TestIdentityCache(t *testing.T) {
 	}{
 		{name: "valid token is verified once", wantCalls: 1, steps: func(t *testing.T, f *cacheFixture) {
 			for range 3 {
-				id, err := f.cache.get(t.Context(), "good-1")
+				id, err := f.cache.get(t.Context(), "good-1", "192.0.2.1")
 				require.NoError(t, err)
 				assert.Equal(t, "user-good-1", id.Login)
 			}
 		}},
 		{name: "entry expires", wantCalls: 2, steps: func(t *testing.T, f *cacheFixture) {
-			_, err := f.cache.get(t.Context(), "good-1")
+			_, err := f.cache.get(t.Context(), "good-1", "192.0.2.1")
 			require.NoError(t, err)
 			f.advance(59 * time.Second)
-			_, err = f.cache.get(t.Context(), "good-1")
+			_, err = f.cache.get(t.Context(), "good-1", "192.0.2.1")
 			require.NoError(t, err)
 			f.advance(2 * time.Second)
-			_, err = f.cache.get(t.Context(), "good-1")
+			_, err = f.cache.get(t.Context(), "good-1", "192.0.2.1")
 			require.NoError(t, err)
 		}},
 		{name: "rejected token is remembered briefly", wantCalls: 2, steps: func(t *testing.T, f *cacheFixture) {
 			for range 3 {
-				_, err := f.cache.get(t.Context(), "bad")
+				_, err := f.cache.get(t.Context(), "bad", "192.0.2.1")
 				assert.ErrorIs(t, err, ErrInvalidToken)
 			}
 			f.advance(11 * time.Second)
-			_, err := f.cache.get(t.Context(), "bad")
+			_, err := f.cache.get(t.Context(), "bad", "192.0.2.1")
 			assert.ErrorIs(t, err, ErrInvalidToken)
 		}},
 		{name: "least recently used goes first", wantCalls: 4, steps: func(t *testing.T, f *cacheFixture) {
 			// good-1 stays in use; good-2 is evicted by good-3 and checked again.
 			for _, tok := range []string{"good-1", "good-2", "good-1", "good-3", "good-1", "good-2"} {
-				_, err := f.cache.get(t.Context(), tok)
+				_, err := f.cache.get(t.Context(), tok, "192.0.2.1")
 				require.NoError(t, err)
 			}
 			assert.Equal(t, 2, f.cache.len())
@@ -115,11 +115,11 @@ func TestIdentityCacheSharesOneVerification(t *testing.T) {
 		<-release
 		return "alice", nil
 	}
-	c := newIdentityCache(func(tok string) *forgejo.Client { return forgejo.NewClient(nil, nil, tok, "") }, verify, 10, time.Minute, time.Second)
+	c := newIdentityCache(func(tok string, _ func()) *forgejo.Client { return forgejo.NewClient(nil, nil, tok, "") }, verify, 10, time.Minute, time.Second)
 	var wg sync.WaitGroup
 	for range 20 {
 		wg.Go(func() {
-			id, err := c.get(t.Context(), "same-token")
+			id, err := c.get(t.Context(), "same-token", "192.0.2.1")
 			assert.NoError(t, err)
 			assert.Equal(t, "alice", id.Login)
 		})
@@ -138,10 +138,10 @@ func TestIdentityCacheDoesNotRememberOutages(t *testing.T) {
 		}
 		return "alice", nil
 	}
-	c := newIdentityCache(func(tok string) *forgejo.Client { return forgejo.NewClient(nil, nil, tok, "") }, verify, 10, time.Minute, time.Second)
-	_, err := c.get(t.Context(), "tok")
+	c := newIdentityCache(func(tok string, _ func()) *forgejo.Client { return forgejo.NewClient(nil, nil, tok, "") }, verify, 10, time.Minute, time.Second)
+	_, err := c.get(t.Context(), "tok", "192.0.2.1")
 	assert.ErrorIs(t, err, ErrForgeUnavailable)
-	id, err := c.get(t.Context(), "tok")
+	id, err := c.get(t.Context(), "tok", "192.0.2.1")
 	require.NoError(t, err)
 	assert.Equal(t, "alice", id.Login)
 }
@@ -207,4 +207,13 @@ func TestBearerToken(t *testing.T) {
 			assert.Equal(t, tt.wantErr, err != nil, err)
 		})
 	}
+}
+
+func TestIdentityCacheSurvivesAPanickingVerifier(t *testing.T) {
+	verify := func(context.Context, *forgejo.Client) (string, error) { panic("boom") }
+	c := newIdentityCache(func(tok string, _ func()) *forgejo.Client { return forgejo.NewClient(nil, nil, tok, "") }, verify, 10, time.Minute, time.Second)
+	_, err := c.get(t.Context(), "tok", "192.0.2.1")
+	assert.ErrorIs(t, err, ErrForgeUnavailable)
+	assert.Contains(t, err.Error(), "this is a bug")
+	assert.Zero(t, c.len(), "nothing cached")
 }

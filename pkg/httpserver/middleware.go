@@ -18,7 +18,11 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mark3labs/mcp-go/mcp"
+
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/redact"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
 )
 
 // requestInfo is what the logs say about one request. It travels in the
@@ -110,6 +114,14 @@ func (s *Server) observe(next http.Handler) http.Handler {
 		w.Header().Set(HeaderRequestID, ri.id)
 		sw := &statusWriter{ResponseWriter: w}
 		ctx := context.WithValue(r.Context(), infoKey{}, ri)
+		// Every line logged for this request, the access line included,
+		// is redacted of the credentials it carries (redact.Handler).
+		for _, secret := range authSecrets(r.Header) {
+			ctx = redact.WithSecret(ctx, secret)
+		}
+		if s.opts.SharedToken != "" {
+			ctx = redact.WithSecret(ctx, s.opts.SharedToken)
+		}
 		defer func() {
 			if p := recover(); p != nil {
 				if p == http.ErrAbortHandler {
@@ -139,6 +151,67 @@ func (s *Server) observe(next http.Handler) http.Handler {
 		}()
 		next.ServeHTTP(sw, r.WithContext(ctx))
 	})
+}
+
+// authSecrets returns what the request's Authorization headers could
+// carry as a secret: each whole value and the part after its scheme,
+// whether or not it is well-formed.
+func authSecrets(h http.Header) []string {
+	var out []string
+	for _, v := range h.Values("Authorization") {
+		v = strings.TrimSpace(v)
+		out = append(out, v)
+		if _, cred, ok := strings.Cut(v, " "); ok {
+			out = append(out, strings.TrimSpace(cred))
+		}
+	}
+	return out
+}
+
+type deadlineKey struct{}
+
+// withDeadline gives the request one deadline, --call-timeout from now,
+// that the token check and the tool call share (authenticate,
+// boundHandlers), so a request in flight when the server is told to stop
+// is answered within the shutdown window (--call-timeout + 5 s) even when
+// the forge is slow to check the token. It is carried as a value, not as
+// the request context's deadline: mcp-go writes no reply at all once the
+// request context is done.
+func (s *Server) withDeadline(next http.Handler) http.Handler {
+	timeout := s.opts.Runner.Timeout
+	if timeout <= 0 {
+		return next
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx := context.WithValue(r.Context(), deadlineKey{}, time.Now().Add(timeout))
+		next.ServeHTTP(w, r.WithContext(ctx))
+	})
+}
+
+func deadlineFrom(ctx context.Context) (time.Time, bool) {
+	dl, ok := ctx.Value(deadlineKey{}).(time.Time)
+	return dl, ok
+}
+
+// boundHandlers returns defs whose handlers run under the request's
+// deadline (withDeadline), besides the Runner's own call deadline.
+func boundHandlers(defs []tool.Def) []tool.Def {
+	out := make([]tool.Def, len(defs))
+	for i, d := range defs {
+		h := d.Handler
+		if h != nil {
+			d.Handler = func(ctx context.Context, c *forgejo.Client, args tool.Args) (*mcp.CallToolResult, error) {
+				if dl, ok := deadlineFrom(ctx); ok {
+					var cancel context.CancelFunc
+					ctx, cancel = context.WithDeadline(ctx, dl)
+					defer cancel()
+				}
+				return h(ctx, c, args)
+			}
+		}
+		out[i] = d
+	}
+	return out
 }
 
 // checkHost is the DNS-rebinding guard. A web page can make a browser send
@@ -235,4 +308,14 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) bool {
 		}
 	}
 	return true
+}
+
+// redactingHandler returns h as a redact.Handler, so every line the server
+// logs is cleaned of the request's credentials, unless h already is one
+// (cmd builds the process's logger on one).
+func redactingHandler(h slog.Handler, secrets ...string) slog.Handler {
+	if _, ok := h.(*redact.Handler); ok {
+		return h
+	}
+	return redact.NewHandler(h, secrets...)
 }

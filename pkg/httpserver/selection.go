@@ -44,6 +44,9 @@ func newSelector(defs []tool.Def) *selector {
 // typo in a client's configuration shows up instead of silently hiding
 // tools; the message does not reveal tools the server left out.
 func (s *selector) allowed(h http.Header) (map[string]bool, error) {
+	if err := checkSelectionHeaders(h); err != nil {
+		return nil, err
+	}
 	toolsets, tools, exclude := headerList(h, HeaderToolsets), headerList(h, HeaderTools), headerList(h, HeaderExcludeTools)
 	ro, roSet := h.Get(HeaderReadonly), len(h.Values(HeaderReadonly)) > 0
 	if toolsets == nil && tools == nil && exclude == nil && !roSet {
@@ -81,6 +84,42 @@ func (s *selector) allowed(h http.Header) (map[string]bool, error) {
 		allow[d.Name] = true
 	}
 	return allow, nil
+}
+
+// selectionHeaders are the known X-MCP-* headers by canonical key.
+var selectionHeaders = map[string]string{
+	http.CanonicalHeaderKey(HeaderToolsets):     HeaderToolsets,
+	http.CanonicalHeaderKey(HeaderTools):        HeaderTools,
+	http.CanonicalHeaderKey(HeaderExcludeTools): HeaderExcludeTools,
+	http.CanonicalHeaderKey(HeaderReadonly):     HeaderReadonly,
+}
+
+// checkSelectionHeaders refuses an X-MCP-* header that is given more than
+// once, and one this server does not know. Repeats are refused rather than
+// merged because no merge is right for every header and every proxy:
+// "X-MCP-Readonly: false" then "true" must not read as false, and a
+// second X-MCP-Tools line must not widen the first. Header names are
+// case-insensitive, so "x-mcp-readonly" repeats "X-MCP-Readonly". A list
+// header's value is one comma-separated list, which is its syntax; a
+// comma in X-MCP-Readonly is a repeat joined by a proxy. An unknown
+// X-MCP-* header is most likely a misspelt narrowing one
+// (X-MCP-Read-Only), which must not be silently ignored.
+func checkSelectionHeaders(h http.Header) error {
+	for key, values := range h {
+		if !strings.HasPrefix(key, "X-Mcp-") {
+			continue
+		}
+		name, known := selectionHeaders[key]
+		switch {
+		case !known:
+			return fmt.Errorf("unknown header %s: this server reads only %s, %s, %s and %s", key, HeaderToolsets, HeaderTools, HeaderExcludeTools, HeaderReadonly)
+		case len(values) > 1:
+			return fmt.Errorf("%s is given %d times; send it once (a repeated selection header is refused, never merged)", name, len(values))
+		case name == HeaderReadonly && strings.Contains(values[0], ","):
+			return fmt.Errorf("%s is given more than once (%q); send it once, true or false", name, values[0])
+		}
+	}
+	return nil
 }
 
 // headerList joins every value of a comma-separated header; nil when the

@@ -2,9 +2,11 @@ package httpserver
 
 import (
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestSelectionHeaders(t *testing.T) {
@@ -58,4 +60,50 @@ func TestHiddenToolCannotBeCalled(t *testing.T) {
 	assert.Contains(t, fx.callText(t, "Bearer "+tokAlice, "make_thing", ro), "error: tool 'make_thing' not found")
 	assert.Equal(t, `"done"`, fx.callText(t, "Bearer "+tokAlice, "peek_thing", ro))
 	assert.Equal(t, `"done"`, fx.callText(t, "Bearer "+tokAlice, "make_thing", nil))
+}
+
+// TestRepeatedSelectionHeaders: a selection header given more than once,
+// under any spelling of its name or joined by a comma (X-MCP-Readonly), is
+// refused with a 400 naming it, never merged: "false" then "true" used to
+// read as not read-only. So is an X-MCP-* header this server does not know.
+func TestRepeatedSelectionHeaders(t *testing.T) {
+	type kv struct{ k, v string }
+	tests := []struct {
+		name    string
+		headers []kv // sent as written: raw names, in order
+		want    string
+	}{
+		{name: "readonly false then true", headers: []kv{{"X-MCP-Readonly", "false"}, {"X-MCP-Readonly", "true"}}, want: "X-MCP-Readonly is given 2 times"},
+		{name: "readonly true then false", headers: []kv{{"X-MCP-Readonly", "true"}, {"X-MCP-Readonly", "false"}}, want: "X-MCP-Readonly is given 2 times"},
+		{name: "readonly case variants", headers: []kv{{"x-mcp-readonly", "false"}, {"X-MCP-READONLY", "true"}}, want: "X-MCP-Readonly is given 2 times"},
+		{name: "readonly comma-joined", headers: []kv{{"X-MCP-Readonly", "false, true"}}, want: "X-MCP-Readonly is given more than once"},
+		{name: "toolsets twice", headers: []kv{{"X-MCP-Toolsets", "user"}, {"x-mcp-toolsets", "things"}}, want: "X-MCP-Toolsets is given 2 times"},
+		{name: "tools twice", headers: []kv{{"X-MCP-Tools", "whoami"}, {"X-MCP-Tools", "make_thing"}}, want: "X-MCP-Tools is given 2 times"},
+		{name: "exclude twice", headers: []kv{{"X-MCP-Exclude-Tools", "wait"}, {"X-Mcp-Exclude-Tools", "drop_thing"}}, want: "X-MCP-Exclude-Tools is given 2 times"},
+		{name: "unknown X-MCP header", headers: []kv{{"X-MCP-Read-Only", "true"}}, want: "unknown header X-Mcp-Read-Only"},
+	}
+	fx := newFixture(t, nil)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, method := range []string{"tools/list", "tools/call"} {
+				body := `{"jsonrpc":"2.0","id":1,"method":"` + method + `","params":{"name":"make_thing","arguments":{}}}`
+				req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, fx.http.URL+EndpointPath, strings.NewReader(body))
+				require.NoError(t, err)
+				req.Header.Set("Content-Type", "application/json")
+				req.Header.Set("Accept", "application/json, text/event-stream")
+				req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
+				req.Header.Set("Authorization", "Bearer "+tokAlice)
+				for _, h := range tt.headers {
+					req.Header[h.k] = append(req.Header[h.k], h.v) // raw names, as a client may send them
+				}
+				resp, got := do(t, req)
+				assert.Equal(t, http.StatusBadRequest, resp.StatusCode, "%s: %s", method, got)
+				assert.Contains(t, got, tt.want, method)
+				assert.NotContains(t, got, `"done"`, "%s: make_thing must not run", method)
+			}
+		})
+	}
+	// One header of each, each once, still works.
+	assert.ElementsMatch(t, []string{"peek_thing"}, fx.toolNames(t, "Bearer "+tokAlice, map[string]string{
+		HeaderToolsets: "things", HeaderTools: "peek_thing,wait", HeaderExcludeTools: "wait", HeaderReadonly: "true"}))
 }
