@@ -12,12 +12,16 @@ package httpserver
 import (
 	"context"
 	"crypto/tls"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
+	"mime"
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -25,6 +29,7 @@ import (
 
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/mcpserver"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/rpcguard"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
 )
 
@@ -62,6 +67,12 @@ type Options struct {
 	AllowedOrigins []string
 	MaxBodyBytes   int64 // default 16 MiB
 	MaxInFlight    int   // default 64
+	// MaxInflightBytes bounds what the messages being decoded and handled
+	// at once cost (rpcguard.Cost: their bytes, and more per JSON value),
+	// across all users; a request past it waits up to InflightWait, then
+	// gets 503. Default rpcguard.DefaultBudgetBytes and DefaultBudgetWait.
+	MaxInflightBytes int64
+	InflightWait     time.Duration
 	// Token cache: verified tokens are remembered for TokenTTL, rejected
 	// ones for InvalidTokenTTL, at most TokenCacheSize of them.
 	TokenCacheSize  int           // default 10000
@@ -83,6 +94,8 @@ type Server struct {
 	origins    map[string]bool
 	anyHost    bool
 	inflight   chan struct{}
+	budget     *rpcguard.Budget
+	guard      rpcguard.Limits
 	handler    http.Handler
 }
 
@@ -110,6 +123,8 @@ func New(o Options) (*Server, error) {
 		s.origins[strings.ToLower(strings.TrimRight(origin, "/"))] = true
 	}
 	s.inflight = make(chan struct{}, o.MaxInFlight)
+	s.budget = rpcguard.NewBudget(o.MaxInflightBytes)
+	s.guard = rpcguard.Limits{ArgLimit: rpcguard.ToolLimits(o.Defs, o.Runner)}
 	s.identities = newIdentityCache(func(token string) *forgejo.Client {
 		return forgejo.NewClient(o.HTTPClient, o.Forge, token, o.UserAgent).WithMaxUpload(o.MaxUploadBytes)
 	}, o.Verify, o.TokenCacheSize, o.TokenTTL, o.InvalidTokenTTL)
@@ -161,6 +176,12 @@ func setDefaults(o *Options) {
 	}
 	if o.MaxInFlight <= 0 {
 		o.MaxInFlight = 64
+	}
+	if o.MaxInflightBytes <= 0 {
+		o.MaxInflightBytes = rpcguard.DefaultBudgetBytes
+	}
+	if o.InflightWait <= 0 {
+		o.InflightWait = rpcguard.DefaultBudgetWait
 	}
 	if o.TokenCacheSize <= 0 {
 		o.TokenCacheSize = 10000
@@ -229,11 +250,124 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "400 Bad Request: "+err.Error(), http.StatusBadRequest)
 		return
 	}
-	if !s.readBody(w, r) {
+	r = r.WithContext(withAllowed(context.WithValue(r.Context(), identityKey{}, id), allow))
+	if r.Method != http.MethodPost {
+		s.mcp.ServeHTTP(w, r)
 		return
 	}
-	ctx := context.WithValue(r.Context(), identityKey{}, id)
-	s.mcp.ServeHTTP(w, r.WithContext(withAllowed(ctx, allow)))
+	s.serveMessage(w, r)
+}
+
+// serveMessage reads a POST body, checks it before anything decodes it
+// (rpcguard: the same checks and refusals as on stdio) and waits for its
+// share of the in-flight budget, then hands it to mcp-go.
+func (s *Server) serveMessage(w http.ResponseWriter, r *http.Request) {
+	body, ok := s.readMessage(w, r)
+	if !ok {
+		return
+	}
+	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt != "application/json" {
+		// mcp-go refuses it (415-like 400) without reading the body.
+		s.mcp.Handle(mcpWriter(w), &server.HTTPRequest{Method: r.Method, URL: r.URL, Header: r.Header, Body: body, Context: r.Context()})
+		return
+	}
+	m, rerr := rpcguard.Check(body, s.guard)
+	if rerr != nil {
+		s.log.DebugContext(r.Context(), "refused a message", "reason", rerr.Message, "bytes", len(body))
+		writeRPC(w, http.StatusBadRequest, rerr.Response())
+		return
+	}
+	if ri := infoFrom(r.Context()); ri != nil {
+		ri.method = forgejo.Sanitize(m.Method, 64)
+	}
+	release, err := s.budget.Reserve(r.Context(), rpcguard.Cost(m), s.opts.InflightWait)
+	if err != nil {
+		if r.Context().Err() == nil {
+			s.log.WarnContext(r.Context(), "refused a request past the in-flight byte budget", "budget_bytes", s.budget.Size(), "bytes", len(body))
+			w.Header().Set("Retry-After", "1")
+			writeRPC(w, http.StatusServiceUnavailable, rpcguard.ErrorResponse(m.ID, rpcguard.CodeBusy,
+				fmt.Sprintf("server busy: the requests being handled hold the %d-byte budget (--max-inflight-bytes) and none finished within %s; retry in a moment", s.budget.Size(), s.opts.InflightWait)))
+		}
+		return
+	}
+	defer release()
+	s.mcp.Handle(mcpWriter(w), &server.HTTPRequest{Method: r.Method, URL: r.URL, Header: r.Header,
+		Body: m.Forward(body), Context: m.Context(r.Context())})
+}
+
+// readMessage reads a POST body of at most MaxBodyBytes into one buffer
+// (of exactly Content-Length bytes when given), answering 413 past the
+// limit.
+func (s *Server) readMessage(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
+	rd := http.MaxBytesReader(w, r.Body, s.opts.MaxBodyBytes)
+	var body []byte
+	var err error
+	if r.ContentLength >= 0 {
+		body = make([]byte, r.ContentLength)
+		_, err = io.ReadFull(rd, body)
+	} else {
+		body, err = readAll(rd)
+	}
+	var mbe *http.MaxBytesError
+	switch {
+	case errors.As(err, &mbe):
+		s.tooLarge(w)
+		return nil, false
+	case err != nil:
+		http.Error(w, "400 Bad Request: reading the body failed", http.StatusBadRequest)
+		return nil, false
+	}
+	return body, true
+}
+
+// readAll reads r to its end, doubling its buffer.
+func readAll(r io.Reader) ([]byte, error) {
+	buf := make([]byte, 0, 64<<10)
+	for {
+		if len(buf) == cap(buf) {
+			buf = slices.Grow(buf, cap(buf))
+		}
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		switch {
+		case errors.Is(err, io.EOF):
+			return buf, nil
+		case err != nil:
+			return nil, err
+		}
+	}
+}
+
+// writeRPC writes a JSON-RPC message with status.
+func writeRPC(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+// mcpWriter adapts w to mcp-go's HTTPResponseWriter, streaming when w can
+// flush, as mcp-go's own ServeHTTP does.
+func mcpWriter(w http.ResponseWriter) server.HTTPResponseWriter {
+	a := responseWriter{ResponseWriter: w}
+	a.flusher, _ = w.(http.Flusher)
+	return a
+}
+
+type responseWriter struct {
+	http.ResponseWriter
+	flusher http.Flusher
+}
+
+func (a responseWriter) Flush() {
+	if a.flusher != nil {
+		a.flusher.Flush()
+	}
+}
+
+func (a responseWriter) CanStream() bool { return a.flusher != nil }
+
+func (a responseWriter) SetWriteDeadline(t time.Time) error {
+	return http.NewResponseController(a.ResponseWriter).SetWriteDeadline(t)
 }
 
 func serveHealth(w http.ResponseWriter, r *http.Request) {
