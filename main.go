@@ -5,12 +5,22 @@ import (
 	"context"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"syscall"
 
 	"codeberg.org/forgejo-mcp/forgejo-mcp/cmd"
 )
 
+// memoryLimit is the default soft memory limit (GOMEMLIMIT): the bounds on
+// requests keep what the server holds well below it, and the limit keeps
+// the collector's headroom (by default as much again as was live after the
+// last collection) from doubling that. See docs/hardening.md.
+const memoryLimit = 192 << 20
+
 func main() {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(memoryLimit)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := cmd.Main(ctx, os.Args[1:], cmd.IO{In: os.Stdin, Out: os.Stdout, Err: os.Stderr}, os.Getenv)
 	stop()

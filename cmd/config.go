@@ -15,6 +15,7 @@ import (
 
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/rpcguard"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/stdio"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/version"
@@ -42,6 +43,7 @@ type Config struct {
 	MaxArgsBytes       int64 // arguments of a tool without LargeArgs
 	MaxResultBytes     int64 // content of one result
 	MaxOutstanding     int   // stdio requests handled at once
+	MaxInflightBytes   int64 // cost of the requests decoded and handled at once (#8)
 	CAFile             string
 	InsecureSkipVerify bool
 	TLS                *tls.Config // from CAFile/InsecureSkipVerify; nil for Go's defaults
@@ -75,6 +77,7 @@ func (c *Config) registerFlags(fs *pflag.FlagSet, env Env) {
 	fs.Int64Var(&c.MaxArgsBytes, "max-args-bytes", tool.DefaultMaxArgBytes, "largest arguments of a tool call, as JSON, for tools other than uploads")
 	fs.Int64Var(&c.MaxResultBytes, "max-result-bytes", tool.DefaultMaxResultBytes, "largest result of a tool call; a larger one fails with how to narrow the request")
 	fs.IntVar(&c.MaxOutstanding, "max-outstanding", stdio.DefaultMaxOutstanding, "stdio requests handled at once; more are refused with a JSON-RPC error")
+	fs.Int64Var(&c.MaxInflightBytes, "max-inflight-bytes", rpcguard.DefaultBudgetBytes, "total size of the requests being decoded and handled at once (both transports; each JSON value counts 64 bytes more); past it a request waits up to 30s, then gets a busy error")
 	fs.StringVar(&c.CAFile, "ca-file", env("FORGEJO_CA_FILE"), "PEM file of CA certificates to trust for the forge, besides the system's (env FORGEJO_CA_FILE)")
 	fs.BoolVar(&c.InsecureSkipVerify, "insecure-skip-verify", false, "DANGEROUS: do not verify the forge's TLS certificate (prefer --ca-file)")
 	fs.BoolVar(&c.ShowVersion, "version", false, "print the version and exit")
@@ -166,8 +169,8 @@ const minFrameHeadroom = 1 << 20
 // set too small for the largest upload is refused, since uploads near the
 // limit would then fail with a protocol error instead of a clear message.
 func (c *Config) resolveBounds() error {
-	if c.MaxArgsBytes <= 0 || c.MaxResultBytes <= 0 || c.MaxOutstanding <= 0 || c.MaxFrameBytes < 0 {
-		return usagef("--max-args-bytes, --max-result-bytes and --max-outstanding must be positive")
+	if c.MaxArgsBytes <= 0 || c.MaxResultBytes <= 0 || c.MaxOutstanding <= 0 || c.MaxFrameBytes < 0 || c.MaxInflightBytes <= 0 {
+		return usagef("--max-args-bytes, --max-result-bytes, --max-outstanding and --max-inflight-bytes must be positive")
 	}
 	need := 4*((c.MaxUploadBytes+2)/3) + minFrameHeadroom
 	switch {

@@ -151,6 +151,8 @@ func httpOptions(cfg *Config, defs []tool.Def, logger *slog.Logger) httpserver.O
 		MaxBodyBytes:   cfg.maxBody(),
 		MaxInFlight:    h.MaxInFlight,
 		Logger:         logger,
+		// --max-inflight-bytes bounds both transports.
+		MaxInflightBytes: cfg.MaxInflightBytes,
 	}
 	if h.SharedToken {
 		o.SharedToken = cfg.Token

@@ -15,6 +15,7 @@ import (
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/mcpserver"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/redact"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/rpcguard"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/stdio"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/version"
@@ -73,9 +74,10 @@ func Main(ctx context.Context, args []string, std IO, env Env) int {
 	if cfg.Transport == "http" {
 		return serveHTTP(ctx, &cfg, defs, logger)
 	}
-	s := mcpserver.New(defs, cfg.runner(logger))
+	runner := cfg.runner(logger)
+	s := mcpserver.New(defs, runner)
 	logger.Info("serving MCP on stdio", "forge", cfg.URL.String(), "tools", len(defs), "version", version.Version)
-	if err := serveStdio(ctx, s, std, &cfg, logger); err != nil {
+	if err := serveStdio(ctx, s, std, &cfg, rpcguard.ToolLimits(defs, runner), logger); err != nil {
 		logger.Error("stdio server stopped", "err", err)
 		return ExitToolError
 	}
@@ -85,10 +87,12 @@ func Main(ctx context.Context, args []string, std IO, env Env) int {
 // serveStdio serves s on the process's standard streams through the
 // project's own bounded stdio front (pkg/stdio) rather than mcp-go's, which
 // reads unbounded lines and replies to cancelled requests.
-func serveStdio(ctx context.Context, s *server.MCPServer, std IO, cfg *Config, logger *slog.Logger) error {
+func serveStdio(ctx context.Context, s *server.MCPServer, std IO, cfg *Config, args rpcguard.ArgLimitFunc, logger *slog.Logger) error {
 	return stdio.Serve(ctx, s, std.In, std.Out, stdio.Limits{
-		MaxFrameBytes:  cfg.MaxFrameBytes,
-		MaxOutstanding: cfg.MaxOutstanding,
+		MaxFrameBytes:    cfg.MaxFrameBytes,
+		MaxOutstanding:   cfg.MaxOutstanding,
+		MaxInflightBytes: cfg.MaxInflightBytes,
+		Guard:            rpcguard.Limits{ArgLimit: args},
 	}, logger)
 }
 

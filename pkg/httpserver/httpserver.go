@@ -25,6 +25,7 @@ import (
 
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/mcpserver"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/rpcguard"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
 )
 
@@ -62,6 +63,12 @@ type Options struct {
 	AllowedOrigins []string
 	MaxBodyBytes   int64 // default 16 MiB
 	MaxInFlight    int   // default 64
+	// MaxInflightBytes bounds what the messages being decoded and handled
+	// at once cost (rpcguard.Cost: their bytes, and more per JSON value),
+	// across all users; a request past it waits up to InflightWait, then
+	// gets 503. Default rpcguard.DefaultBudgetBytes and DefaultBudgetWait.
+	MaxInflightBytes int64
+	InflightWait     time.Duration
 	// Token cache: verified tokens are remembered for TokenTTL, rejected
 	// ones for InvalidTokenTTL, at most TokenCacheSize of them.
 	TokenCacheSize  int           // default 10000
@@ -87,6 +94,8 @@ type Server struct {
 	origins    map[string]bool
 	anyHost    bool
 	inflight   chan struct{}
+	budget     *rpcguard.Budget
+	guard      rpcguard.Limits
 	handler    http.Handler
 }
 
@@ -114,6 +123,8 @@ func New(o Options) (*Server, error) {
 		s.origins[strings.ToLower(strings.TrimRight(origin, "/"))] = true
 	}
 	s.inflight = make(chan struct{}, o.MaxInFlight)
+	s.budget = rpcguard.NewBudget(o.MaxInflightBytes)
+	s.guard = rpcguard.Limits{ArgLimit: rpcguard.ToolLimits(o.Defs, o.Runner)}
 	s.identities = newIdentityCache(func(token string, onUnauthorized func()) *forgejo.Client {
 		hc := watchUnauthorized(o.HTTPClient, onUnauthorized)
 		return forgejo.NewClient(hc, o.Forge, token, o.UserAgent).WithMaxUpload(o.MaxUploadBytes)
@@ -168,6 +179,12 @@ func setDefaults(o *Options) {
 	if o.MaxInFlight <= 0 {
 		o.MaxInFlight = 64
 	}
+	if o.MaxInflightBytes <= 0 {
+		o.MaxInflightBytes = rpcguard.DefaultBudgetBytes
+	}
+	if o.InflightWait <= 0 {
+		o.InflightWait = rpcguard.DefaultBudgetWait
+	}
 	if o.TokenCacheSize <= 0 {
 		o.TokenCacheSize = 10000
 	}
@@ -218,11 +235,12 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "400 Bad Request: "+err.Error(), http.StatusBadRequest)
 		return
 	}
-	if !s.readBody(w, r) {
+	r = r.WithContext(withAllowed(context.WithValue(r.Context(), identityKey{}, id), allow))
+	if r.Method != http.MethodPost {
+		s.mcp.ServeHTTP(w, r)
 		return
 	}
-	ctx := context.WithValue(r.Context(), identityKey{}, id)
-	s.mcp.ServeHTTP(w, r.WithContext(withAllowed(ctx, allow)))
+	s.serveMessage(w, r)
 }
 
 func serveHealth(w http.ResponseWriter, r *http.Request) {

@@ -1,14 +1,10 @@
 package httpserver
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -276,38 +272,6 @@ func (s *Server) limitInFlight(next http.Handler) http.Handler {
 
 func (s *Server) tooLarge(w http.ResponseWriter) {
 	http.Error(w, fmt.Sprintf("413 Request Entity Too Large: the body exceeds %d bytes (--http-max-body-bytes)", s.opts.MaxBodyBytes), http.StatusRequestEntityTooLarge)
-}
-
-// readBody buffers a POST body up to MaxBodyBytes and answers 413 past it.
-// mcp-go reads the whole body anyway; reading it here first turns an
-// oversized body into a plain 413 instead of a JSON-RPC parse error, and
-// lets the access log name the JSON-RPC method.
-func (s *Server) readBody(w http.ResponseWriter, r *http.Request) bool {
-	if r.Method != http.MethodPost {
-		return true
-	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.opts.MaxBodyBytes))
-	var mbe *http.MaxBytesError
-	switch {
-	case errors.As(err, &mbe):
-		s.tooLarge(w)
-		return false
-	case err != nil:
-		http.Error(w, "400 Bad Request: reading the body failed", http.StatusBadRequest)
-		return false
-	}
-	r.Body = io.NopCloser(bytes.NewReader(body))
-	// Only small bodies are decoded for the log: an upload's megabytes are
-	// not worth a second parse.
-	if ri := infoFrom(r.Context()); ri != nil && len(body) <= 64<<10 {
-		var m struct {
-			Method string `json:"method"`
-		}
-		if json.Unmarshal(body, &m) == nil {
-			ri.method = forgejo.Sanitize(m.Method, 64)
-		}
-	}
-	return true
 }
 
 // redactingHandler returns h as a redact.Handler, so every line the server

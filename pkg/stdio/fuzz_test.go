@@ -23,40 +23,6 @@ var frameSeeds = []string{
 	`{"jsonrpc":"2.0","id":1,"id":2,"method":"ping"}`, `{"jsonrpc":"2.0","id":"\u0031","method":"ping"}`,
 }
 
-// FuzzParse: any frame is refused with a well-formed error or yields an
-// envelope whose canonical form is valid JSON naming a valid id; id
-// recovery never panics and returns a valid id or null.
-func FuzzParse(f *testing.F) {
-	for _, s := range frameSeeds {
-		f.Add([]byte(s))
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		id := recoverID(data)
-		if string(id) != "null" && !validID(id) {
-			t.Fatalf("recoverID gave %q", id)
-		}
-		env, k, perr := parse(data)
-		if perr != nil {
-			if string(perr.id) != "null" && !validID(perr.id) {
-				t.Fatalf("error reply with invalid id %q", perr.id)
-			}
-			if perr.code >= 0 || perr.msg == "" {
-				t.Fatalf("bad error %+v", perr)
-			}
-			return
-		}
-		if k == kindResponse {
-			return
-		}
-		if (k == kindRequest) != (env.ID != nil) || (env.ID != nil && !validID(env.ID)) {
-			t.Fatalf("kind %d with id %q", k, env.ID)
-		}
-		if !json.Valid(env.canonical()) {
-			t.Fatalf("canonical form is not JSON: %s", env.canonical())
-		}
-	})
-}
-
 // FuzzServe: any input, split in lines, never stops the server from
 // writing only whole JSON-RPC objects, one per line, and returning.
 func FuzzServe(f *testing.F) {

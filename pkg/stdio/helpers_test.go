@@ -31,6 +31,7 @@ type wire struct {
 	cancel context.CancelFunc
 	done   chan error
 	logs   *fakeforge.SyncBuffer
+	last   string // the line recv last returned, as written
 }
 
 // serve starts stdio.Serve on defs through r with lim.
@@ -94,7 +95,7 @@ func (w *wire) recv() map[string]any {
 	select {
 	case m, ok := <-w.lines:
 		require.True(w.t, ok, "the server closed its output")
-		<-w.raw
+		w.last = <-w.raw
 		return m
 	case <-time.After(10 * time.Second):
 		w.t.Fatal("no message from the server within 10s")

@@ -1,16 +1,20 @@
 // Package stdio serves MCP over standard input and output with bounds
 // mcp-go's StdioServer lacks: frames are read through a capped buffer and
-// an over-long one is refused without being parsed; batches, invalid UTF-8,
-// invalid JSON and non-objects get a JSON-RPC error and the connection keeps
-// serving; outstanding request ids are bounded and a duplicate active id is
-// refused; notifications/cancelled aborts the request's context (and so
-// its forge request) and suppresses its reply; shutdown cancels every
-// request and waits for them, boundedly.
+// an over-long one is refused without being parsed; every frame is checked
+// by pkg/rpcguard before mcp-go decodes it (batches, invalid UTF-8, invalid
+// JSON, non-objects, ids that would not come back unchanged, too deep or
+// too many values, arguments over their tool's limit); the cost of the
+// requests being decoded and handled at once is bounded; outstanding
+// request ids are bounded and a duplicate active id is refused;
+// notifications/cancelled aborts the request's context (and so its forge
+// request) and suppresses its reply; shutdown cancels every request and
+// waits for them, boundedly.
 package stdio
 
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -20,6 +24,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/rpcguard"
 )
 
 // Limits bound one stdio connection. Zero fields take the defaults.
@@ -32,6 +38,16 @@ type Limits struct {
 	MaxOutstanding int
 	// ShutdownGrace bounds the wait for cancelled handlers at shutdown.
 	ShutdownGrace time.Duration
+	// MaxInflightBytes bounds what the requests being decoded and handled
+	// at once cost (rpcguard.Cost: their bytes, and more per JSON value).
+	// A request past it waits, reading nothing more, up to InflightWait,
+	// then is refused as busy.
+	MaxInflightBytes int64
+	InflightWait     time.Duration
+	// Guard bounds each message before it is decoded; zero fields take
+	// rpcguard's defaults. Its ArgLimit (rpcguard.ToolLimits) refuses a
+	// tool's over-long arguments before they are decoded.
+	Guard rpcguard.Limits
 }
 
 // Defaults.
@@ -50,6 +66,12 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.ShutdownGrace <= 0 {
 		l.ShutdownGrace = DefaultShutdownGrace
+	}
+	if l.MaxInflightBytes <= 0 {
+		l.MaxInflightBytes = rpcguard.DefaultBudgetBytes
+	}
+	if l.InflightWait <= 0 {
+		l.InflightWait = rpcguard.DefaultBudgetWait
 	}
 	return l
 }
@@ -73,6 +95,8 @@ type conn struct {
 
 	writeMu  sync.Mutex
 	writeErr error
+
+	budget *rpcguard.Budget
 
 	mu      sync.Mutex
 	active  map[string]*request // by idKey, cancelled ones removed
@@ -108,7 +132,8 @@ func Serve(ctx context.Context, s *server.MCPServer, in io.Reader, out io.Writer
 	defer cancelAll(ErrShutdown)
 	loopCtx, fail := context.WithCancelCause(ctx)
 	defer fail(nil)
-	c := &conn{mcp: s, out: out, lim: lim, log: logger, base: base, fail: fail, active: map[string]*request{}}
+	c := &conn{mcp: s, out: out, lim: lim, log: logger, base: base, fail: fail, active: map[string]*request{},
+		budget: rpcguard.NewBudget(lim.MaxInflightBytes)}
 
 	done := make(chan struct{})
 	defer close(done)
@@ -177,7 +202,7 @@ func (c *conn) loop(ctx context.Context, frames <-chan frame) error {
 				// A line cut by a read error is not a message.
 				return fmt.Errorf("reading stdin: %w", f.err)
 			}
-			c.handle(f)
+			c.handle(ctx, f)
 			if f.eof {
 				return nil
 			}
@@ -185,62 +210,74 @@ func (c *conn) loop(ctx context.Context, frames <-chan frame) error {
 	}
 }
 
-// handle validates one frame and dispatches it.
-func (c *conn) handle(f frame) {
+// handle checks one frame and dispatches it.
+func (c *conn) handle(ctx context.Context, f frame) {
 	if f.over {
-		id := recoverID(f.data)
+		id := rpcguard.RecoverID(f.data)
 		c.log.Warn("stdio: refused an over-long message", "limit_bytes", c.lim.MaxFrameBytes, "id", showID(id))
-		c.reply(id, codeInvalidRequest, fmt.Sprintf("invalid request: the message is larger than the %d-byte limit (--max-frame-bytes) and was not read", c.lim.MaxFrameBytes))
+		c.reply(id, rpcguard.CodeInvalidRequest, fmt.Sprintf("invalid request: the message is larger than the %d-byte limit (--max-frame-bytes) and was not read", c.lim.MaxFrameBytes))
 		return
 	}
 	if len(trimSpace(f.data)) == 0 {
 		return
 	}
-	env, k, perr := parse(f.data)
-	if perr != nil {
-		c.log.Debug("stdio: refused a message", "reason", perr.msg, "bytes", len(f.data))
-		c.reply(perr.id, perr.code, perr.msg)
+	m, rerr := rpcguard.Check(f.data, c.lim.Guard)
+	if rerr != nil {
+		c.log.Debug("stdio: refused a message", "reason", rerr.Message, "bytes", len(f.data))
+		c.write(rerr.Response())
 		return
 	}
-	switch k {
-	case kindResponse:
-		c.log.Debug("stdio: ignored a response to no request", "id", showID(env.ID))
-	case kindNotification:
-		c.notification(env)
-	case kindRequest:
-		c.request(env)
+	switch m.Kind {
+	case rpcguard.KindResponse:
+		c.log.Debug("stdio: ignored a response to no request", "id", showID(m.ID))
+	case rpcguard.KindNotification:
+		c.notification(m, f.data)
+	case rpcguard.KindRequest:
+		c.request(ctx, m, f.data)
 	}
 }
 
-// request starts a handler for env unless its id is already active or
-// too many requests are running.
-func (c *conn) request(env envelope) {
-	key := idKey(env.ID)
-	ctx, cancel := context.WithCancelCause(c.base)
-	r := &request{cancel: cancel}
+// request starts a handler for m (data is the frame) unless its id is
+// already active, too many requests are running, or the budget stays
+// spent past the wait; while it waits for the budget nothing more is read.
+func (c *conn) request(loopCtx context.Context, m rpcguard.Message, data []byte) {
+	key := idKey(m.ID)
 	c.mu.Lock()
 	switch {
 	case c.active[key] != nil:
 		c.mu.Unlock()
-		cancel(nil)
-		c.log.Warn("stdio: refused a duplicate request id", "id", showID(env.ID), "method", env.Method)
-		c.reply(env.ID, codeInvalidRequest, fmt.Sprintf("invalid request: id %s is already in use by a request still running; use a new id", clipID(env.ID)))
+		c.log.Warn("stdio: refused a duplicate request id", "id", showID(m.ID), "method", m.Method)
+		c.reply(m.ID, rpcguard.CodeInvalidRequest, fmt.Sprintf("invalid request: id %s is already in use by a request still running; use a new id", clipID(m.ID)))
 		return
 	case c.running >= c.lim.MaxOutstanding:
 		c.mu.Unlock()
-		cancel(nil)
-		c.log.Warn("stdio: refused a request past the outstanding limit", "limit", c.lim.MaxOutstanding, "method", env.Method)
-		c.reply(env.ID, codeOverloaded, fmt.Sprintf("server busy: %d requests are already being handled; wait for their replies and retry", c.lim.MaxOutstanding))
+		c.log.Warn("stdio: refused a request past the outstanding limit", "limit", c.lim.MaxOutstanding, "method", m.Method)
+		c.reply(m.ID, rpcguard.CodeBusy, fmt.Sprintf("server busy: %d requests are already being handled; wait for their replies and retry", c.lim.MaxOutstanding))
 		return
 	}
+	c.mu.Unlock()
+	release, err := c.budget.Reserve(loopCtx, rpcguard.Cost(m), c.lim.InflightWait)
+	if err != nil {
+		c.log.Warn("stdio: refused a request past the in-flight byte budget", "budget_bytes", c.budget.Size(), "bytes", len(data), "method", m.Method)
+		c.reply(m.ID, rpcguard.CodeBusy, fmt.Sprintf("server busy: the requests being handled hold the %d-byte budget (--max-inflight-bytes) and none finished within %s; retry when they have", c.budget.Size(), c.lim.InflightWait))
+		return
+	}
+	ctx, cancel := context.WithCancelCause(m.Context(c.base))
+	r := &request{cancel: cancel}
+	// The handler keeps copies of what it needs besides the message: m's
+	// members are slices of the frame, which can then be collected once
+	// mcp-go has decoded it, while the tool runs.
+	id, method := append(json.RawMessage(nil), m.ID...), m.Method
+	c.mu.Lock()
 	c.active[key] = r
 	c.running++
 	c.wg.Add(1)
 	c.mu.Unlock()
 
-	go func() {
+	go func(msg []byte) {
 		defer c.wg.Done()
-		resp := c.dispatch(ctx, env)
+		defer release()
+		resp := c.dispatch(ctx, method, id, msg)
 		c.mu.Lock()
 		if c.active[key] == r {
 			delete(c.active, key)
@@ -250,27 +287,29 @@ func (c *conn) request(env envelope) {
 		c.mu.Unlock()
 		cancel(nil)
 		if suppressed {
-			c.log.Debug("stdio: suppressed the reply to a cancelled request", "id", showID(env.ID), "method", env.Method)
+			c.log.Debug("stdio: suppressed the reply to a cancelled request", "id", showID(id), "method", method)
 			return
 		}
 		if resp != nil {
 			c.write(resp)
 		}
-	}()
+	}(m.Forward(data))
 }
 
 // dispatch runs one message through the MCP server; a panic becomes an
-// internal error reply rather than the end of the process.
-func (c *conn) dispatch(ctx context.Context, env envelope) (resp any) {
+// internal error reply rather than the end of the process. msg is not
+// kept once mcp-go is done with it, so a large one can be collected while
+// its tool runs.
+func (c *conn) dispatch(ctx context.Context, method string, id json.RawMessage, msg []byte) (resp any) {
 	defer func() {
 		if p := recover(); p != nil {
-			c.log.Error("stdio: handler panicked", "method", env.Method, "panic", fmt.Sprint(p))
-			if env.ID != nil {
-				resp = errorReply(env.ID, mcp.INTERNAL_ERROR, "internal error handling "+env.Method)
+			c.log.Error("stdio: handler panicked", "method", method, "panic", fmt.Sprint(p))
+			if id != nil {
+				resp = rpcguard.ErrorResponse(id, mcp.INTERNAL_ERROR, "internal error handling "+method)
 			}
 		}
 	}()
-	if m := c.mcp.HandleMessage(ctx, env.canonical()); m != nil {
+	if m := c.mcp.HandleMessage(ctx, msg); m != nil {
 		return m
 	}
 	return nil
@@ -278,12 +317,12 @@ func (c *conn) dispatch(ctx context.Context, env envelope) (resp any) {
 
 // notification handles notifications/cancelled here, where the request
 // contexts are, and hands every other notification to the MCP server.
-func (c *conn) notification(env envelope) {
-	if env.Method != string(mcp.MethodNotificationCancelled) {
-		c.dispatch(c.base, env)
+func (c *conn) notification(m rpcguard.Message, data []byte) {
+	if m.Method != string(mcp.MethodNotificationCancelled) {
+		c.dispatch(c.base, m.Method, nil, data)
 		return
 	}
-	id, ok := cancelTarget(env.Params)
+	id, ok := cancelTarget(m.Params)
 	if !ok {
 		c.log.Debug("stdio: ignored a cancellation without a valid requestId")
 		return

@@ -104,7 +104,7 @@ func TestRefusedMessages(t *testing.T) {
 		{name: "null", line: `null`, code: -32600, msg: "must be a JSON object"},
 		{name: "invalid UTF-8", line: "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"p\xffing\"}", code: -32700, msg: "UTF-8"},
 		{name: "no jsonrpc", line: `{"id":4,"method":"ping"}`, code: -32600, id: float64(4), msg: `jsonrpc must be "2.0"`},
-		{name: "null id", line: `{"jsonrpc":"2.0","id":null,"method":"ping"}`, code: -32600, msg: "id must be a string or a number"},
+		{name: "null id", line: `{"jsonrpc":"2.0","id":null,"method":"ping"}`, code: -32600, msg: "id must be a string or an integer"},
 		{name: "object id", line: `{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}`, code: -32600, msg: "id must be"},
 		{name: "no method", line: `{"jsonrpc":"2.0","id":5}`, code: -32600, id: float64(5), msg: "no method"},
 		{name: "method not a string", line: `{"jsonrpc":"2.0","id":6,"method":7}`, code: -32600, id: float64(6), msg: "method must be"},

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"sync"
 	"time"
+
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/rpcguard"
 )
 
 // forwardNotifications writes what the MCP server sends to the session.
@@ -19,24 +21,8 @@ func (c *conn) forwardNotifications(sess *session, done <-chan struct{}) {
 	}
 }
 
-// errorMessage is a JSON-RPC error reply.
-type errorMessage struct {
-	JSONRPC string          `json:"jsonrpc"`
-	ID      json.RawMessage `json:"id"`
-	Error   errorDetail     `json:"error"`
-}
-
-type errorDetail struct {
-	Code    int    `json:"code"`
-	Message string `json:"message"`
-}
-
-func errorReply(id json.RawMessage, code int, msg string) errorMessage {
-	return errorMessage{JSONRPC: "2.0", ID: id, Error: errorDetail{Code: code, Message: msg}}
-}
-
 func (c *conn) reply(id json.RawMessage, code int, msg string) {
-	c.write(errorReply(id, code, msg))
+	c.write(rpcguard.ErrorResponse(id, code, msg))
 }
 
 // write sends one message as one line. Writes are serialised; after the

@@ -130,6 +130,9 @@ func (r *Runner) call(ctx context.Context, d Def, raw any, client *forgejo.Clien
 			return Error(fmt.Sprintf("server busy: %d tool calls are already running; retry %s in a moment", cap(r.sem), d.Name))
 		}
 	}
+	if msg, ok := refusedArgsMsg(ctx, d.Name); ok {
+		return Error(msg)
+	}
 	if msg := r.checkArgSize(d, raw); msg != "" {
 		return Error(msg)
 	}
@@ -172,15 +175,9 @@ func (r *Runner) call(ctx context.Context, d Def, raw any, client *forgejo.Clien
 
 // checkArgSize returns why raw is too large for d, or "".
 func (r *Runner) checkArgSize(d Def, raw any) string {
-	limit := r.MaxArgBytes
-	if d.LargeArgs {
-		limit = r.MaxLargeArgBytes
-	}
-	if limit <= 0 {
-		return ""
-	}
-	if n := jsonSize(raw, limit); n > limit {
-		return fmt.Sprintf("invalid arguments for %s: they are over this tool's limit of %s (as JSON); shorten the longest value", d.Name, byteSize(limit))
+	limit, refusal := r.ArgLimit(d)
+	if limit > 0 && jsonSize(raw, limit) > limit {
+		return refusal
 	}
 	return ""
 }

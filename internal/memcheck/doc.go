@@ -1,0 +1,14 @@
+// Package memcheck holds the peak-memory check of the built binary
+// (TestPeakRSS, security issue 8): hostile maximum-size messages
+// (`[{},{},…]`, numbers, keys, deep nesting, strings, in an upload's
+// arguments, an ordinary tool's or _meta) and real 10 MiB uploads to the
+// live forge, on stdio (one message per fresh process) and on streamable
+// HTTP (four maximum-size bodies at once per fresh process), measured as
+// the process's VmHWM against the targets of docs/hardening.md.
+//
+// scripts/check runs it as its own step (FORGEJO_MCP_MEMCHECK=1, with the
+// live forge's FORGEJO_TEST_* variables). MEMCHECK_BIN measures another
+// binary (an older build, for before-and-after figures), MEMCHECK_ARGS
+// adds flags, MEMCHECK_CASES selects cases by regexp, MEMCHECK_REPORT_ONLY
+// reports without enforcing, and MEMCHECK_OUT writes the table as Markdown.
+package memcheck

@@ -1,0 +1,321 @@
+package memcheck
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+
+	"codeberg.org/forgejo-mcp/forgejo-mcp/internal/testforge"
+)
+
+// Targets, in MB (10^6 bytes) of peak resident memory (VmHWM).
+const (
+	stdioTargetMB = 128
+	httpTargetMB  = 256
+	// maxMessage is the largest message both transports accept at default
+	// limits: --max-frame-bytes and --http-max-body-bytes (16 MiB).
+	maxMessage = 16 << 20
+	// uploadBytes is the largest upload at default limits (--max-upload-bytes).
+	uploadBytes = 10 << 20
+	// concurrent is how many maximum-size bodies the HTTP cases send at once.
+	concurrent = 4
+)
+
+// Env names.
+const (
+	envRun        = "FORGEJO_MCP_MEMCHECK" // set to run the check
+	envBin        = "MEMCHECK_BIN"         // a built binary to measure instead of building one
+	envReportOnly = "MEMCHECK_REPORT_ONLY" // measure and report, enforce nothing
+	envOut        = "MEMCHECK_OUT"         // write the table (Markdown) here
+	envCases      = "MEMCHECK_CASES"       // a regexp: only the cases whose name matches
+	envArgs       = "MEMCHECK_ARGS"        // extra flags for the binary, for experiments
+)
+
+// TestPeakRSS runs the built binary on each transport with hostile
+// messages of the maximum size and with real maximum-size uploads to the
+// live forge, one fresh process per case, and checks its peak RSS.
+func TestPeakRSS(t *testing.T) {
+	if os.Getenv(envRun) == "" {
+		t.Skipf("set %s=1 to run (scripts/check does, as its own step)", envRun)
+	}
+	forge := testforge.Get(t)
+	bin := binary(t)
+	owner, repo := forge.NewRepo(t)
+	index := forge.NewIssue(t, owner, repo, "memcheck uploads", "")
+	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), "FORGEJO_ACCESS_TOKEN=" + forge.Token}
+
+	var only *regexp.Regexp
+	if p := os.Getenv(envCases); p != "" {
+		only = regexp.MustCompile(p)
+	}
+	var rows []row
+	run := func(name string, limitMB int, f func(t *testing.T) (peakKB int64, note string)) {
+		if only != nil && !only.MatchString(name) {
+			return
+		}
+		t.Run(name, func(t *testing.T) {
+			peak, note := f(t)
+			r := row{name: name, peakKB: peak, limitMB: limitMB, note: note}
+			rows = append(rows, r)
+			t.Logf("%s: peak RSS %.1f MB %s", name, r.mb(), note)
+			if os.Getenv(envReportOnly) == "" && r.mb() >= float64(limitMB) {
+				t.Errorf("%s: peak RSS %.1f MB, over the target of %d MB", name, r.mb(), limitMB)
+			}
+		})
+	}
+
+	uploadArgs := func() map[string]any {
+		data := make([]byte, uploadBytes)
+		_, _ = rand.Read(data)
+		return map[string]any{"owner": owner, "repo": repo, "index": index,
+			"filename": "memcheck.bin", "content": base64.StdEncoding.EncodeToString(data)}
+	}
+
+	// stdio: one message per fresh process.
+	run("stdio/idle", stdioTargetMB, func(t *testing.T) (int64, string) {
+		p := startStdio(t, bin, forge.URL, env)
+		p.roundTrip(t, []byte(`{"jsonrpc":"2.0","id":"ping","method":"ping"}`))
+		return p.peak(t), ""
+	})
+	for _, s := range hostile() {
+		run("stdio/"+s.name, stdioTargetMB, func(t *testing.T) (int64, string) {
+			p := startStdio(t, bin, forge.URL, env)
+			p.roundTrip(t, []byte(`{"jsonrpc":"2.0","id":"ping","method":"ping"}`))
+			reply := p.roundTrip(t, s.message(maxMessage))
+			p.roundTrip(t, []byte(`{"jsonrpc":"2.0","id":"ping2","method":"ping"}`))
+			return p.peak(t), summary(reply)
+		})
+	}
+	run("stdio/upload-10MiB", stdioTargetMB, func(t *testing.T) (int64, string) {
+		p := startStdio(t, bin, forge.URL, env)
+		msg := toolCall("create_issue_attachment", uploadArgs())
+		reply := p.roundTrip(t, msg)
+		requireSuccess(t, reply)
+		return p.peak(t), fmt.Sprintf("uploaded (%d-byte message)", len(msg))
+	})
+
+	// HTTP: four maximum-size bodies at once per fresh process.
+	for _, s := range hostile() {
+		run("http/"+s.name+"-x4", httpTargetMB, func(t *testing.T) (int64, string) {
+			h := startHTTP(t, bin, forge.URL, env)
+			h.post(t, forge.Token, []byte(`{"jsonrpc":"2.0","id":"ping","method":"ping"}`))
+			msg := s.message(maxMessage)
+			replies := h.postConcurrently(t, forge.Token, [][]byte{msg, msg, msg, msg})
+			h.post(t, forge.Token, []byte(`{"jsonrpc":"2.0","id":"ping2","method":"ping"}`))
+			return h.peak(t), summary(replies[0])
+		})
+	}
+	run("http/upload-10MiB-x4", httpTargetMB, func(t *testing.T) (int64, string) {
+		h := startHTTP(t, bin, forge.URL, env)
+		h.post(t, forge.Token, []byte(`{"jsonrpc":"2.0","id":"ping","method":"ping"}`))
+		var msgs [][]byte
+		for range concurrent {
+			msgs = append(msgs, toolCall("create_issue_attachment", uploadArgs()))
+		}
+		for i, reply := range h.postConcurrently(t, forge.Token, msgs) {
+			if forgeFailed(reply) {
+				reply = h.post(t, forge.Token, msgs[i])
+			}
+			requireSuccess(t, reply)
+		}
+		return h.peak(t), "4 uploaded"
+	})
+	run("http/mix-x4", httpTargetMB, func(t *testing.T) (int64, string) {
+		h := startHTTP(t, bin, forge.URL, env)
+		h.post(t, forge.Token, []byte(`{"jsonrpc":"2.0","id":"ping","method":"ping"}`))
+		shapes := hostile()
+		msgs := [][]byte{toolCall("create_issue_attachment", uploadArgs())}
+		for _, s := range shapes[:concurrent-1] {
+			msgs = append(msgs, s.message(maxMessage))
+		}
+		replies := h.postConcurrently(t, forge.Token, msgs)
+		if forgeFailed(replies[0]) {
+			replies[0] = h.post(t, forge.Token, msgs[0])
+		}
+		requireSuccess(t, replies[0])
+		return h.peak(t), "1 upload + " + strings.Join(names(shapes[:concurrent-1]), ", ")
+	})
+
+	report(t, rows)
+}
+
+// row is one measured case.
+type row struct {
+	name    string
+	peakKB  int64
+	limitMB int
+	note    string
+}
+
+func (r row) mb() float64 { return float64(r.peakKB) * 1024 / 1e6 }
+
+func report(t *testing.T, rows []row) {
+	var b strings.Builder
+	b.WriteString("| Case | Peak RSS (VmHWM) | Target | Reply |\n|---|---|---|---|\n")
+	for _, r := range rows {
+		fmt.Fprintf(&b, "| %s | %.0f MB | < %d MB | %s |\n", r.name, r.mb(), r.limitMB, strings.ReplaceAll(r.note, "|", "\\|"))
+	}
+	t.Logf("peak RSS per case:\n%s", b.String())
+	if out := os.Getenv(envOut); out != "" {
+		if err := os.WriteFile(out, []byte(b.String()), 0o644); err != nil {
+			t.Errorf("writing %s: %v", out, err)
+		}
+	}
+}
+
+// shape is a hostile arguments value of a given size.
+type shape struct {
+	name string
+	// fill returns a JSON value of exactly n bytes (n is large).
+	fill func(n int) []byte
+	// wrap puts the value in a tools/call; default: the content of an upload.
+	wrap func(value []byte) (prefix, suffix string)
+}
+
+func hostile() []shape {
+	upload := func([]byte) (string, string) {
+		return `{"jsonrpc":"2.0","id":"hostile","method":"tools/call","params":{"name":"create_issue_attachment","arguments":{"owner":"o","repo":"r","index":1,"filename":"f.bin","content":`, `}}}`
+	}
+	ordinary := func([]byte) (string, string) {
+		return `{"jsonrpc":"2.0","id":"hostile","method":"tools/call","params":{"name":"get_issue_attachment","arguments":{"owner":"o","repo":"r","index":1,"x":`, `}}}`
+	}
+	meta := func([]byte) (string, string) {
+		return `{"jsonrpc":"2.0","id":"hostile","method":"tools/call","params":{"_meta":{"x":`, `},"name":"get_issue_attachment","arguments":{"owner":"o","repo":"r","index":1,"attachment_id":1}}}`
+	}
+	objects := func(n int) []byte { return repeated("[", "{}", ",", "]", n) }
+	return []shape{
+		{name: "objects", fill: objects, wrap: upload},
+		{name: "numbers", fill: func(n int) []byte { return repeated("[", "1", ",", "]", n) }, wrap: upload},
+		{name: "keys", fill: keys, wrap: upload},
+		{name: "deep", fill: deep, wrap: upload},
+		{name: "strings", fill: func(n int) []byte { return repeated("[", `"`+strings.Repeat("s", 62)+`"`, ",", "]", n) }, wrap: upload},
+		{name: "long-string", fill: func(n int) []byte { return append(append([]byte{'"'}, bytes.Repeat([]byte{'A'}, n-2)...), '"') }, wrap: upload},
+		{name: "objects-ordinary-tool", fill: objects, wrap: ordinary},
+		{name: "objects-in-meta", fill: objects, wrap: meta},
+	}
+}
+
+func names(ss []shape) []string {
+	var out []string
+	for _, s := range ss {
+		out = append(out, s.name)
+	}
+	return out
+}
+
+// message is the whole tools/call, exactly size bytes.
+func (s shape) message(size int) []byte {
+	prefix, suffix := s.wrap(nil)
+	value := s.fill(size - len(prefix) - len(suffix))
+	msg := make([]byte, 0, size)
+	msg = append(append(append(msg, prefix...), value...), suffix...)
+	if len(msg) != size {
+		panic(fmt.Sprintf("%s: %d bytes, want %d", s.name, len(msg), size))
+	}
+	return msg
+}
+
+// repeated is open + item (sep item)* + close, padded with spaces before
+// close to exactly n bytes.
+func repeated(open, item, sep, close string, n int) []byte {
+	b := make([]byte, 0, n)
+	b = append(b, open...)
+	b = append(b, item...)
+	for len(b)+len(sep)+len(item)+len(close) <= n {
+		b = append(b, sep...)
+		b = append(b, item...)
+	}
+	for len(b)+len(close) < n {
+		b = append(b, ' ')
+	}
+	return append(b, close...)
+}
+
+func keys(n int) []byte {
+	b := make([]byte, 0, n)
+	b = append(b, '{')
+	for i := 0; ; i++ {
+		member := fmt.Sprintf(`"k%08d":0`, i)
+		if len(b)+1+len(member)+1 > n {
+			break
+		}
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, member...)
+	}
+	for len(b)+1 < n {
+		b = append(b, ' ')
+	}
+	return append(b, '}')
+}
+
+func deep(n int) []byte {
+	b := make([]byte, 0, n)
+	b = append(b, bytes.Repeat([]byte{'['}, n/2)...)
+	b = append(b, bytes.Repeat([]byte{']'}, n/2)...)
+	if len(b) < n {
+		b = append(b[:n/2], append([]byte{' '}, b[n/2:]...)...)
+	}
+	return b
+}
+
+func toolCall(name string, args map[string]any) []byte {
+	b, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": "call", "method": "tools/call",
+		"params": map[string]any{"name": name, "arguments": args}})
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+// summary describes a reply in a few words for the table.
+func summary(reply map[string]any) string {
+	if e, ok := reply["error"].(map[string]any); ok {
+		return fmt.Sprintf("error %v: %s", e["code"], clip(fmt.Sprint(e["message"])))
+	}
+	if res, ok := reply["result"].(map[string]any); ok {
+		text := ""
+		if c, ok := res["content"].([]any); ok && len(c) > 0 {
+			if m, ok := c[0].(map[string]any); ok {
+				text, _ = m["text"].(string)
+			}
+		}
+		if res["isError"] == true {
+			return "isError: " + clip(text)
+		}
+		return "ok"
+	}
+	if s, ok := reply["http"].(string); ok {
+		return "HTTP " + clip(s)
+	}
+	return clip(fmt.Sprint(reply))
+}
+
+func clip(s string) string {
+	if len(s) > 90 {
+		return s[:90] + "…"
+	}
+	return s
+}
+
+// forgeFailed reports whether reply says the forge answered 5xx: the test
+// forge (SQLite) now and then fails one of several concurrent uploads with
+// "database is locked"; such an upload is sent again, alone.
+func forgeFailed(reply map[string]any) bool {
+	return strings.Contains(summary(reply), "the forge failed (5")
+}
+
+func requireSuccess(t *testing.T, reply map[string]any) {
+	t.Helper()
+	res, ok := reply["result"].(map[string]any)
+	if !ok || res["isError"] == true {
+		t.Fatalf("the upload failed: %s", summary(reply))
+	}
+}
