@@ -56,6 +56,7 @@ __demo_main() {
 	fi
 	[ -d ".demo/$doc/kept" ] || __demo_fail "no .demo/$doc: run the document from its first block" || return
 	cd ".demo/$doc" || return
+	__demo_kept=$PWD/kept
 	local f
 	for f in kept/*; do
 		[ -f "$f" ] && IFS= read -r "${f#kept/}" <"$f"
@@ -68,7 +69,7 @@ keep() {
 	'' | *[!A-Za-z0-9_]* | [0-9]*) echo "keep: bad name '$1'" >&2; return 2 ;;
 	esac
 	[ -n "${2-}" ] || { echo "keep: no value for $1 (did the command before it fail?)" >&2; return 1; }
-	printf '%s\n' "$2" >"kept/$1" && printf -v "$1" '%s' "$2"
+	printf '%s\n' "$2" >"$__demo_kept/$1" && printf -v "$1" '%s' "$2"
 }
 
 # field and rows read JSON as forgejo-mcp prints it: pretty-printed, two
