@@ -65,9 +65,9 @@ func TestCLIProcessRedactsBlobURI(t *testing.T) {
 			require.NoError(t, err)
 			assert.Equal(t, "hello", string(b))
 			assert.NotContains(t, stdout+stderr, fakeforge.Token)
-			assert.Contains(t, stderr, "wrote 5 bytes (blob "+f.URL+"/attachments/"+uuid+"?token=[REDACTED], text/plain, 5 bytes) to "+file)
+			assert.Contains(t, stderr, "wrote 5 bytes (blob "+f.URL+"/attachments/"+uuid+", text/plain, 5 bytes) to "+file)
 			if output == "json" {
-				assert.Contains(t, stdout, `"uri": "`+f.URL+"/attachments/"+uuid+`?token=[REDACTED]"`)
+				assert.Contains(t, stdout, `"uri": "`+f.URL+"/attachments/"+uuid+`"`)
 			}
 		})
 	}
