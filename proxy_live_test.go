@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -90,7 +91,10 @@ func TestE2EBehindDecodingProxy(t *testing.T) {
 	logged := strings.Count(proxy.AccessLog(), "\n")
 	isErr, text = call("get_file_content", map[string]any{"path": "README.md"})
 	require.False(t, isErr, text)
-	require.Greater(t, strings.Count(proxy.AccessLog(), "\n"), logged, "nginx logs each request as it passes")
+	// nginx writes the line once the response is out, so the client can be
+	// a moment ahead of the log.
+	require.Eventually(t, func() bool { return strings.Count(proxy.AccessLog(), "\n") > logged },
+		5*time.Second, 20*time.Millisecond, "nginx logs each request as it passes")
 
 	// Every tool whose argument lands in a route, with values that climb
 	// to the victim repository through this proxy.
@@ -127,10 +131,10 @@ func TestE2EBehindDecodingProxy(t *testing.T) {
 			for k, x := range c.args {
 				args[k] = x
 			}
-			sent := strings.Count(proxy.AccessLog(), "\n")
+			sent := settledLines(proxy)
 			isErr, text := call(c.tool, args)
 			assert.True(t, isErr, "%s %s=%q was not refused: %s", c.tool, c.param, v, text)
-			if strings.Count(proxy.AccessLog(), "\n") == sent {
+			if settledLines(proxy) == sent {
 				refused++
 			} else {
 				t.Errorf("%s %s=%q: a request went through the proxy", c.tool, c.param, v)
@@ -143,4 +147,21 @@ func TestE2EBehindDecodingProxy(t *testing.T) {
 	}
 	t.Logf("%d hostile calls through nginx, %d refused before any request (nginx's access log unchanged)", len(cases)*len(values), refused)
 	intact(t)
+}
+
+// settledLines counts the lines of nginx's access log once no new line has
+// come for 80 ms (at most 3 s): nginx writes a line after the response is
+// out, so a request that just finished may not be logged yet.
+func settledLines(p *nginx.Proxy) int {
+	n := strings.Count(p.AccessLog(), "\n")
+	for start, still := time.Now(), time.Now(); time.Since(start) < 3*time.Second; {
+		time.Sleep(30 * time.Millisecond)
+		m := strings.Count(p.AccessLog(), "\n")
+		if m != n {
+			n, still = m, time.Now()
+		} else if time.Since(still) >= 80*time.Millisecond {
+			break
+		}
+	}
+	return n
 }
