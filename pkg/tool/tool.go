@@ -22,12 +22,18 @@ type Handler func(ctx context.Context, c *forgejo.Client, a Args) (*mcp.CallTool
 
 // Def is one tool.
 type Def struct {
-	Name        string
+	Name string
+	// Title is the human name clients show ("List repository issues").
+	Title       string
 	Toolset     Toolset
 	Description string
 	Params      []Param
 	Annotations Annotations
 	Handler     Handler
+	// Output is a zero value of the type the handler's JSON result encodes
+	// (Repo{}, tool.ListPage[Repo]{}…): the tool's outputSchema is
+	// generated from it. Nil for a tool whose result is not one JSON value.
+	Output any
 	// Offline tools do not talk to the forge (c is nil when no forge is
 	// configured).
 	Offline bool
