@@ -2,7 +2,6 @@ package rpcguard
 
 import (
 	"encoding/json"
-	"fmt"
 	"strconv"
 	"unicode/utf8"
 )
@@ -89,19 +88,4 @@ func firstByte(b []byte) byte {
 		}
 	}
 	return 0
-}
-
-// byteSize formats n for a message: "256 KiB", "16 MiB", "1.5 MiB".
-func byteSize(n int64) string {
-	switch {
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return fmt.Sprintf("%d MiB", n>>20)
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10 && n%(1<<10) == 0:
-		return fmt.Sprintf("%d KiB", n>>10)
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d bytes", n)
 }

@@ -26,6 +26,7 @@ import (
 	"fmt"
 	"unicode/utf8"
 
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/bytesize"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
 )
 
@@ -245,9 +246,9 @@ func Check(msg []byte, lim Limits) (Message, *Error) {
 	case other.values > lim.MaxValues:
 		return refuse(replyID, CodeInvalidRequest, "invalid request: the message holds more than %d JSON values", lim.MaxValues)
 	case otherBytes > lim.MaxOtherBytes && exempt:
-		return refuse(replyID, CodeInvalidRequest, "invalid request: the message is %s without the tool's arguments, over the limit of %s", byteSize(int64(otherBytes)), byteSize(int64(lim.MaxOtherBytes)))
+		return refuse(replyID, CodeInvalidRequest, "invalid request: the message is %s without the tool's arguments, over the limit of %s", bytesize.Text(int64(otherBytes)), bytesize.Text(int64(lim.MaxOtherBytes)))
 	case otherBytes > lim.MaxOtherBytes:
-		return refuse(replyID, CodeInvalidRequest, "invalid request: the message is %s, over the limit of %s for anything but the arguments of a tools/call", byteSize(int64(otherBytes)), byteSize(int64(lim.MaxOtherBytes)))
+		return refuse(replyID, CodeInvalidRequest, "invalid request: the message is %s, over the limit of %s for anything but the arguments of a tools/call", bytesize.Text(int64(otherBytes)), bytesize.Text(int64(lim.MaxOtherBytes)))
 	}
 	if !exempt {
 		return m, nil
@@ -314,6 +315,6 @@ func ToolLimits(defs []tool.Def, r *tool.Runner) ArgLimitFunc {
 		if least.n == 0 {
 			return 0, ""
 		}
-		return least.n, fmt.Sprintf("invalid arguments for %s: they are over the limit of %s (as JSON) and there is no such tool", name, byteSize(least.n))
+		return least.n, fmt.Sprintf("invalid arguments for %s: they are over the limit of %s (as JSON) and there is no such tool", name, bytesize.Text(least.n))
 	}
 }

@@ -3,6 +3,8 @@ package tool
 import (
 	"context"
 	"fmt"
+
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/bytesize"
 )
 
 // ArgLimit returns the bound r puts on d's arguments, as their JSON size
@@ -17,7 +19,7 @@ func (r *Runner) ArgLimit(d Def) (limit int64, refusal string) {
 	if limit <= 0 {
 		return 0, ""
 	}
-	return limit, fmt.Sprintf("invalid arguments for %s: they are over this tool's limit of %s (as JSON); shorten the longest value", d.Name, byteSize(limit))
+	return limit, fmt.Sprintf("invalid arguments for %s: they are over this tool's limit of %s (as JSON); shorten the longest value", d.Name, bytesize.Text(limit))
 }
 
 type refusedArgsKey struct{}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/bytesize"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
 )
 
@@ -193,7 +194,7 @@ func (r *Runner) checkResultSize(d Def, res *mcp.CallToolResult, what string) st
 		return ""
 	}
 	return fmt.Sprintf("%s: %s is %s, over the output limit of %s, so nothing was returned; %s",
-		d.Name, what, byteSize(n), byteSize(r.MaxResultBytes), narrowHint(d))
+		d.Name, what, bytesize.Text(n), bytesize.Text(r.MaxResultBytes), narrowHint(d))
 }
 
 // narrowHint tells how to ask d for less, from the parameters it has.
@@ -292,21 +293,6 @@ func jsonSize(v any, limit int64) int64 {
 		return n
 	}
 	return 8 // numbers
-}
-
-// byteSize formats n for a message: "256 KiB", "8 MiB", "9.4 MiB".
-func byteSize(n int64) string {
-	switch {
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return fmt.Sprintf("%d MiB", n>>20)
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10 && n%(1<<10) == 0:
-		return fmt.Sprintf("%d KiB", n>>10)
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d bytes", n)
 }
 
 // describe adds what only the pipeline knows to an error: that the call's
