@@ -27,8 +27,8 @@ type httpProc struct {
 	t      *testing.T
 	cmd    *exec.Cmd
 	base   string // http://127.0.0.1:PORT
-	stdout *lockedBuffer
-	stderr *lockedBuffer
+	stdout *fakeforge.SyncBuffer
+	stderr *fakeforge.SyncBuffer
 	exited chan error
 }
 
@@ -42,7 +42,7 @@ func startHTTP(t *testing.T, forgeURL string, env []string, args ...string) *htt
 	require.NoError(t, err)
 	cmd := exec.Command(bin, append([]string{"--url", forgeURL, "--transport", "http", "--http-addr", "127.0.0.1:0"}, args...)...)
 	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME")}, env...)
-	p := &httpProc{t: t, cmd: cmd, stdout: &lockedBuffer{}, stderr: &lockedBuffer{}, exited: make(chan error, 1)}
+	p := &httpProc{t: t, cmd: cmd, stdout: &fakeforge.SyncBuffer{}, stderr: &fakeforge.SyncBuffer{}, exited: make(chan error, 1)}
 	cmd.Stdout, cmd.Stderr = p.stdout, p.stderr
 	require.NoError(t, cmd.Start())
 	go func() { p.exited <- cmd.Wait() }()

@@ -6,7 +6,6 @@ package cmd_test
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -46,26 +45,9 @@ type proc struct {
 	cmd    *exec.Cmd
 	stdin  io.WriteCloser
 	lines  chan map[string]any
-	stdout *lockedBuffer
-	stderr *lockedBuffer
+	stdout *fakeforge.SyncBuffer
+	stderr *fakeforge.SyncBuffer
 	exited chan error
-}
-
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
 
 // start runs the binary against forgeURL with the fake's token in its
@@ -81,7 +63,7 @@ func start(t *testing.T, forgeURL string, args ...string) *proc {
 	stdout, err := cmd.StdoutPipe()
 	require.NoError(t, err)
 	p := &proc{t: t, cmd: cmd, stdin: stdin, lines: make(chan map[string]any, 4096),
-		stdout: &lockedBuffer{}, stderr: &lockedBuffer{}, exited: make(chan error, 1)}
+		stdout: &fakeforge.SyncBuffer{}, stderr: &fakeforge.SyncBuffer{}, exited: make(chan error, 1)}
 	cmd.Stderr = p.stderr
 	require.NoError(t, cmd.Start())
 	readDone := make(chan struct{})

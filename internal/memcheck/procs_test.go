@@ -17,6 +17,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"codeberg.org/forgejo-mcp/forgejo-mcp/internal/fakeforge"
 )
 
 // binary is the binary to measure: $MEMCHECK_BIN, or this tree built once.
@@ -130,24 +132,7 @@ func (p *stdioProc) peak(t *testing.T) int64 { return vmHWM(t, p.cmd.Process.Pid
 type httpProc struct {
 	cmd      *exec.Cmd
 	endpoint string
-	stderr   *syncBuffer
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
+	stderr   *fakeforge.SyncBuffer
 }
 
 var endpointRE = regexp.MustCompile(`endpoint=(http://\S+)`)
@@ -156,7 +141,7 @@ func startHTTP(t *testing.T, bin, forgeURL string, env []string) *httpProc {
 	t.Helper()
 	cmd := exec.Command(bin, append([]string{"--url", forgeURL, "--transport", "http", "--http-addr", "127.0.0.1:0"}, strings.Fields(os.Getenv(envArgs))...)...)
 	cmd.Env = env
-	h := &httpProc{cmd: cmd, stderr: &syncBuffer{}}
+	h := &httpProc{cmd: cmd, stderr: &fakeforge.SyncBuffer{}}
 	cmd.Stderr = h.stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
