@@ -20,7 +20,7 @@ import (
 // cannot be one route segment everywhere; list_repo_milestones finds the ID
 // from a title.
 func milestoneID() tool.Param {
-	return tool.ID("milestone_id", "Milestone ID (list_repo_milestones shows it)")
+	return tool.ID("milestone_id", "Milestone ID")
 }
 
 // milestoneEditTools returns the tools that read or change one milestone;
