@@ -87,13 +87,10 @@ func createMilestone(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.
 	if !due.IsZero() {
 		body["due_on"] = due
 	}
-	p, err := tool.RepoRoute(a, "milestones")
-	if err != nil {
-		return nil, err
-	}
 	var m sdk.Milestone
-	if err := c.DoJSON(ctx, "POST", p, nil, body, &m); err != nil {
-		return nil, forgejo.Relabel(err, "create a milestone in", tool.RepoRef(a))
+	req := repoRequest{Method: "POST", Route: []string{"milestones"}, Body: body, Verb: "create a milestone in", Subject: tool.RepoRef(a)}
+	if err := req.send(ctx, c, a, &m); err != nil {
+		return nil, err
 	}
 	return tool.JSON(compactMilestone(&m))
 }
@@ -130,13 +127,10 @@ func editMilestone(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.Ca
 	default:
 		body["due_on"] = due
 	}
-	p, err := tool.RepoRoute(a, "milestones", tool.Seg(a, "milestone_id"))
-	if err != nil {
-		return nil, err
-	}
 	var m sdk.Milestone
-	if err := c.DoJSON(ctx, "PATCH", p, nil, body, &m); err != nil {
-		return nil, forgejo.Relabel(err, "edit", milestoneRef(a))
+	req := repoRequest{Method: "PATCH", Route: []string{"milestones", tool.Seg(a, "milestone_id")}, Body: body, Verb: "edit", Subject: milestoneRef(a)}
+	if err := req.send(ctx, c, a, &m); err != nil {
+		return nil, err
 	}
 	if a.Has("due_date") && due.IsZero() && m.Deadline != nil {
 		return nil, fmt.Errorf("edit %s: the other changes were saved, but this forge kept the due date %s: it does not remove a milestone's due date through its API",

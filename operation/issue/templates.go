@@ -120,13 +120,10 @@ func compactTemplate(t *rawTemplate) Template {
 func str(v any) string { s, _ := v.(string); return s }
 
 func getTemplates(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
-	p, err := tool.RepoRoute(a, "issue_templates")
-	if err != nil {
-		return nil, err
-	}
 	var list []*rawTemplate
-	if err := c.DoJSON(ctx, "GET", p, nil, nil, &list); err != nil {
-		return nil, forgejo.Relabel(err, "get the issue templates of", tool.RepoRef(a))
+	req := repoRequest{Method: "GET", Route: []string{"issue_templates"}, Verb: "get the issue templates of", Subject: tool.RepoRef(a)}
+	if err := req.send(ctx, c, a, &list); err != nil {
+		return nil, err
 	}
 	// The route is not paged: one page holds every template.
 	return tool.Items(tool.Map(list, compactTemplate), 1, false)

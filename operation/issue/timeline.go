@@ -138,10 +138,6 @@ func getTimeline(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.Call
 	if err != nil {
 		return nil, err
 	}
-	p, err := tool.RepoRoute(a, "issues", tool.Seg(a, "index"), "timeline")
-	if err != nil {
-		return nil, err
-	}
 	q := tool.PageQuery(a)
 	if !since.IsZero() {
 		q.Set("since", since.Format(time.RFC3339))
@@ -149,8 +145,9 @@ func getTimeline(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.Call
 	// The forge's X-Total-Count on this route counts the page, not the
 	// timeline (Gitea 1.26), so a full page is what says more may follow.
 	var list []*timelineEntry
-	if err := c.DoJSON(ctx, "GET", p, q, nil, &list); err != nil {
-		return nil, forgejo.Relabel(err, "get the timeline of", tool.IssueRef(a))
+	req := repoRequest{Method: "GET", Route: issueRoute(a, "timeline"), Query: q, Verb: "get the timeline of", Subject: tool.IssueRef(a)}
+	if err := req.send(ctx, c, a, &list); err != nil {
+		return nil, err
 	}
 	return tool.ListResult(a, nil, list, compactEvent)
 }
