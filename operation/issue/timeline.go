@@ -2,6 +2,7 @@ package issue
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"time"
 
@@ -46,7 +47,10 @@ type Event struct {
 	Ref      string `json:"ref,omitempty"`
 	RefTitle string `json:"ref_title,omitempty"`
 	Commit   string `json:"commit,omitempty"`
-	ReviewID int64  `json:"review_id,omitempty"`
+	// Commits are the commits a push to a pull request added; a force
+	// push has From and To, the old and new head, instead.
+	Commits  []string `json:"commits,omitempty"`
+	ReviewID int64    `json:"review_id,omitempty"`
 }
 
 // timelineEntry is the part of the forge's TimelineComment Event reads.
@@ -86,6 +90,16 @@ func compactEvent(e *timelineEntry) Event {
 		out.Removed = e.Body != "1"
 	case "commit_ref":
 		// The body is an HTML link to the commit; the SHA says it all.
+	case "pull_push":
+		if push, ok := pushOf(e.Body); ok {
+			if push.Force && len(push.Commits) == 2 {
+				out.From, out.To = push.Commits[0], push.Commits[1]
+			} else {
+				out.Commits = push.Commits
+			}
+			return out
+		}
+		out.Body = forgejo.Sanitize(e.Body, maxOtherBody)
 	default:
 		out.Body = forgejo.Sanitize(e.Body, maxOtherBody)
 	}
@@ -107,6 +121,17 @@ func compactEvent(e *timelineEntry) Event {
 	}
 	out.Commit = e.RefCommitSHA
 	return out
+}
+
+// push is the body of a pull_push entry.
+type push struct {
+	Force   bool     `json:"is_force_push"`
+	Commits []string `json:"commit_ids"`
+}
+
+func pushOf(body string) (push, bool) {
+	var p push
+	return p, json.Unmarshal([]byte(body), &p) == nil && len(p.Commits) > 0
 }
 
 func firstOf(ss ...string) string {

@@ -83,3 +83,36 @@ func TestLiveIssueTimeline(t *testing.T) {
 	require.True(t, res.IsError)
 	assert.Contains(t, fakeforge.Text(t, res), "not found (404)")
 }
+
+func TestLivePullRequestTimelinePush(t *testing.T) {
+	f := testforge.Get(t)
+	owner, repo := f.NewRepo(t)
+	base := fmt.Sprintf("/repos/%s/%s", owner, repo)
+	f.Do(t, "POST", base+"/contents/a.txt", map[string]any{"content": "eA==", "message": "a", "branch": "main", "new_branch": "feat"}, nil)
+	var pr struct{ Number int64 }
+	f.Do(t, "POST", base+"/pulls", map[string]any{"title": "PR", "head": "feat", "base": "main"}, &pr)
+	require.Positive(t, pr.Number)
+	var pushed struct{ Commit struct{ SHA string } }
+	f.Do(t, "POST", base+"/contents/b.txt", map[string]any{"content": "eQ==", "message": "b", "branch": "feat"}, &pushed)
+	require.Len(t, pushed.Commit.SHA, 40)
+	defs := issue.Tools()
+
+	// The forge records a push to a pull request asynchronously: wait for it.
+	require.Eventually(t, func() bool {
+		res := f.Call(t, defs, "get_issue_timeline", map[string]any{"owner": owner, "repo": repo, "index": pr.Number})
+		if res.IsError || len(res.Content) == 0 {
+			return false
+		}
+		tc, ok := res.Content[0].(mcp.TextContent) // no require: this runs outside the test's goroutine
+		var page tool.ListPage[issue.Event]
+		if !ok || json.Unmarshal([]byte(tc.Text), &page) != nil {
+			return false
+		}
+		for _, e := range page.Items {
+			if e.Type == "pull_push" && len(e.Commits) == 1 && e.Commits[0] == pushed.Commit.SHA && e.Body == "" {
+				return true
+			}
+		}
+		return false
+	}, 20*time.Second, 250*time.Millisecond, "the push of %s shows in the pull request's timeline as its commit", pushed.Commit.SHA)
+}

@@ -58,8 +58,13 @@ func TestGetIssueTimeline(t *testing.T) {
 			`"type":"add_dependency","ref":"#5","ref_title":"Blocker"`},
 		{"review", timelineEntry(1, "review", "body", "LGTM", "review_id", 12), `"type":"review","body":"LGTM","review_id":12`},
 		{"unknown type keeps its body", timelineEntry(1, "added_deadline", "body", "2030-01-01"), `"type":"added_deadline","body":"2030-01-01"`},
-		{"unknown type, long body clipped", timelineEntry(1, "pull_push", "body", `{"commit_ids":["`+strings.Repeat("a", 400)+`"]}`),
-			`"type":"pull_push","body":"{\"commit_ids\":[\"` + strings.Repeat("a", 284) + `…"`},
+		{"push", timelineEntry(1, "pull_push", "body", `{"is_force_push":false,"commit_ids":["abc","def"]}`),
+			`"type":"pull_push","commits":["abc","def"]`},
+		{"force push", timelineEntry(1, "pull_push", "body", `{"is_force_push":true,"commit_ids":["abc","def"]}`),
+			`"type":"pull_push","from":"abc","to":"def"`},
+		{"push the shape does not know", timelineEntry(1, "pull_push", "body", `{"x":1}`), `"type":"pull_push","body":"{\"x\":1}"`},
+		{"unknown type, long body clipped", timelineEntry(1, "new_kind", "body", strings.Repeat("a", 400)),
+			`"type":"new_kind","body":"` + strings.Repeat("a", 300) + `…"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
