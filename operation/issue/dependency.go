@@ -60,20 +60,13 @@ func compactDep(i *sdk.Issue) Dependency {
 	return d
 }
 
-func depPath(a tool.Args, last string) (string, error) {
-	return tool.RepoRoute(a, "issues", tool.Seg(a, "index"), last)
-}
-
 func listDeps(route string) tool.Handler {
 	verb := map[string]string{"dependencies": "list the dependencies of", "blocks": "list the issues blocked by"}[route]
 	return func(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
-		p, err := depPath(a, route)
-		if err != nil {
-			return nil, err
-		}
 		var list []*sdk.Issue
-		if err := c.DoJSON(ctx, "GET", p, tool.PageQuery(a), nil, &list); err != nil {
-			return nil, forgejo.Relabel(err, verb, tool.IssueRef(a))
+		req := repoRequest{Method: "GET", Route: issueRoute(a, route), Query: tool.PageQuery(a), Verb: verb, Subject: tool.IssueRef(a)}
+		if err := req.send(ctx, c, a, &list); err != nil {
+			return nil, err
 		}
 		return tool.ListResult(a, nil, list, compactDep)
 	}
@@ -81,13 +74,11 @@ func listDeps(route string) tool.Handler {
 
 func changeDep(method, verb string) tool.Handler {
 	return func(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
-		p, err := depPath(a, "dependencies")
-		if err != nil {
-			return nil, err
-		}
 		body := map[string]any{"owner": a.String("owner"), "repo": a.String("repo"), "index": a.Int("dependency")}
-		if err := c.DoJSON(ctx, method, p, nil, body, nil); err != nil {
-			return nil, forgejo.Relabel(err, verb, fmt.Sprintf("%s (dependency #%d)", tool.IssueRef(a), a.Int("dependency")))
+		req := repoRequest{Method: method, Route: issueRoute(a, "dependencies"), Body: body,
+			Verb: verb, Subject: fmt.Sprintf("%s (dependency #%d)", tool.IssueRef(a), a.Int("dependency"))}
+		if err := req.send(ctx, c, a, nil); err != nil {
+			return nil, err
 		}
 		key := map[string]string{"POST": "added", "DELETE": "removed"}[method]
 		return tool.JSON(map[string]any{key: true, "issue": a.Int("index"), "blocked_by": fmt.Sprintf("%s#%d", tool.FullName(a), a.Int("dependency"))})

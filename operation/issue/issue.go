@@ -3,6 +3,7 @@ package issue
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	sdk "codeberg.org/mvdkleijn/forgejo-sdk/forgejo/v3"
@@ -61,7 +62,8 @@ func Tools() []tool.Def {
 				tool.Str("body", "Comment text in Markdown", tool.Required(), tool.MaxLen(65536))},
 			Annotations: tool.Write(false), Handler: createComment,
 		},
-	}, append(append(append(append(editTools(), labelTools()...), milestoneTools()...), searchTools()...), dependencyTools()...)...)
+	}, slices.Concat(editTools(), labelTools(), milestoneTools(), searchTools(), dependencyTools(),
+		milestoneEditTools(), timelineTools(), templateTools())...)
 }
 
 // Issue is the compact shape of an issue; Body is left out of lists.

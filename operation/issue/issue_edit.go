@@ -92,13 +92,10 @@ func changeState(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.Call
 }
 
 func patchIssue(ctx context.Context, c *forgejo.Client, a tool.Args, body map[string]any, verb string) (*mcp.CallToolResult, error) {
-	p, err := tool.RepoRoute(a, "issues", tool.Seg(a, "index"))
-	if err != nil {
-		return nil, err
-	}
 	var i sdk.Issue
-	if err := c.DoJSON(ctx, "PATCH", p, nil, body, &i); err != nil {
-		return nil, forgejo.Relabel(err, verb, tool.IssueRef(a))
+	req := repoRequest{Method: "PATCH", Route: issueRoute(a), Body: body, Verb: verb, Subject: tool.IssueRef(a)}
+	if err := req.send(ctx, c, a, &i); err != nil {
+		return nil, err
 	}
 	return tool.JSON(compact(&i, false))
 }

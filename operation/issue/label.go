@@ -193,13 +193,10 @@ func editRepoLabel(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.Ca
 	if err != nil {
 		return nil, err
 	}
-	p, err := tool.RepoRoute(a, "labels", tool.Seg(a, "id"))
-	if err != nil {
-		return nil, err
-	}
 	var l sdk.Label
-	if err := c.DoJSON(ctx, "PATCH", p, nil, body, &l); err != nil {
-		return nil, forgejo.Relabel(err, "edit", labelRef(a))
+	req := repoRequest{Method: "PATCH", Route: []string{"labels", tool.Seg(a, "id")}, Body: body, Verb: "edit", Subject: labelRef(a)}
+	if err := req.send(ctx, c, a, &l); err != nil {
+		return nil, err
 	}
 	return tool.JSON(compactLabel(&l))
 }
@@ -385,13 +382,11 @@ func addIssueLabels(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.C
 			raw = append(raw, l.ID)
 		}
 	}
-	p, err := tool.RepoRoute(a, "issues", tool.Seg(a, "index"), "labels")
-	if err != nil {
-		return nil, err
-	}
 	var now []*sdk.Label
-	if err := c.DoJSON(ctx, "POST", p, nil, map[string]any{"labels": raw}, &now); err != nil {
-		return nil, forgejo.Relabel(err, "add labels to", tool.IssueRef(a))
+	req := repoRequest{Method: "POST", Route: issueRoute(a, "labels"), Body: map[string]any{"labels": raw},
+		Verb: "add labels to", Subject: tool.IssueRef(a)}
+	if err := req.send(ctx, c, a, &now); err != nil {
+		return nil, err
 	}
 	// The forge silently skips names and IDs it does not know: check.
 	if _, unknown := resolveLabels(a.Strings("labels"), now); len(unknown) > 0 {
@@ -416,12 +411,10 @@ func removeIssueLabels(ctx context.Context, c *forgejo.Client, a tool.Args) (*mc
 	}
 	removed := []string{}
 	for _, t := range targets {
-		p, err := tool.RepoRoute(a, "issues", tool.Seg(a, "index"), "labels", t.seg)
-		if err != nil {
+		req := repoRequest{Method: "DELETE", Route: issueRoute(a, "labels", t.seg),
+			Verb: fmt.Sprintf("remove label %q (after removing %d) from", t.name, len(removed)), Subject: tool.IssueRef(a)}
+		if err := req.send(ctx, c, a, nil); err != nil {
 			return nil, err
-		}
-		if err := c.DoJSON(ctx, "DELETE", p, nil, nil, nil); err != nil {
-			return nil, forgejo.Relabel(err, fmt.Sprintf("remove label %q (after removing %d) from", t.name, len(removed)), tool.IssueRef(a))
 		}
 		removed = append(removed, t.name)
 	}
