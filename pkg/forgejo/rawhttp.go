@@ -325,6 +325,9 @@ func (c *Client) send(req *http.Request, verb, subject string) (*http.Response, 
 }
 
 func (c *Client) decode(req *http.Request, subject string, out any) error {
+	if c.observe != nil && out != nil {
+		c.observe(req.Method, subject, out)
+	}
 	resp, err := c.send(req, req.Method, subject)
 	if err != nil {
 		return err
