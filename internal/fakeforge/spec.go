@@ -85,8 +85,8 @@ func Normalize(template string) string {
 
 // Match finds the route template an API request (method, escaped path
 // below /api/v1) hits: the one with the most literal segments among those
-// that match, as routers prefer; a trailing parameter takes the rest of a
-// longer path (file paths). ok is false when none does.
+// that match, as routers prefer; a trailing file path or ref takes the
+// rest of a longer path. ok is false when none does.
 func (s *Spec) Match(method, path string) (template string, ok bool) {
 	got := strings.Split(strings.Trim(path, "/"), "/")
 	best := -1
@@ -107,6 +107,9 @@ func (s *Spec) Match(method, path string) (template string, ok bool) {
 	return template, best >= 0
 }
 
+// greedy are the trailing parameters that may hold slashes.
+var greedy = map[string]bool{"{filepath}": true, "{ref}": true}
+
 func matchTemplate(tpl string, got []string) (literals int, ok bool) {
 	want := strings.Split(strings.Trim(tpl, "/"), "/")
 	if len(got) < len(want) {
@@ -114,17 +117,17 @@ func matchTemplate(tpl string, got []string) (literals int, ok bool) {
 	}
 	for i, w := range want {
 		param := strings.HasPrefix(w, "{")
-		if !param {
-			if got[i] != w {
-				return 0, false
-			}
+		switch {
+		case !param && got[i] != w:
+			return 0, false
+		case !param:
 			literals++
-		} else if got[i] == "" {
+		case got[i] == "", strings.Contains(w, "}.{") && !strings.Contains(got[i], "."):
 			return 0, false
 		}
-		if i == len(want)-1 && len(got) > len(want) && !param {
-			return 0, false
-		}
+	}
+	if len(got) > len(want) && !greedy[want[len(want)-1]] {
+		return 0, false
 	}
 	return literals, true
 }
