@@ -90,6 +90,11 @@ func (s *Spec) example(sc *Schema, name string, seen []string) any {
 		return exampleString(sc, name)
 	}
 	if len(sc.Properties) == 0 && sc.AdditionalProperties != nil {
+		if name == "config" {
+			// A webhook's config: a free map in both descriptions, holding
+			// what both forges send.
+			return map[string]any{"url": "http://hook.example/url", "content_type": "json"}
+		}
 		return map[string]any{"key": s.example(sc.AdditionalProperties, "key", seen)}
 	}
 	obj := map[string]any{}
@@ -111,6 +116,10 @@ func exampleString(sc *Schema, name string) string {
 		return base64.StdEncoding.EncodeToString([]byte("content-v"))
 	case name == "encoding":
 		return "base64"
+	case name == "status":
+		// A real status word: Forgejo's Actions status is one word that
+		// tools split into status and conclusion.
+		return "success"
 	case strings.HasSuffix(name, "url"):
 		return "http://forge.example/" + name
 	}
