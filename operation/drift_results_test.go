@@ -3,6 +3,7 @@ package operation_test
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"sort"
 	"strings"
 	"testing"
@@ -131,4 +132,14 @@ func TestResultsUnderForgejoShapes(t *testing.T) {
 	sort.Strings(bothEmpty)
 	t.Logf("%d tools' JSON results compared, %d fields; empty under both flavours (computed or not sent by either): %s",
 		compared, fields, fmt.Sprint(bothEmpty))
+}
+
+// TestReadmeCompatTable fails when README's compatibility table drifted
+// from pkg/forgejo/compat.go.
+func TestReadmeCompatTable(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	assert.NoError(t, err)
+	got, err := operation.UpdateCompat(readme)
+	assert.NoError(t, err)
+	assert.Equal(t, string(readme), string(got), "README compatibility table drifted: run make docs")
 }
