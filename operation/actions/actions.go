@@ -175,7 +175,7 @@ func compactRun(r *rawRun) Run {
 	switch {
 	case r.Duration > 0:
 		out.Duration = time.Duration(r.Duration).Round(time.Second).String()
-	case out.Started != nil && out.Completed != nil && out.Completed.After(*out.Started):
+	case out.Started != nil && out.Completed != nil && !out.Completed.Before(*out.Started):
 		out.Duration = out.Completed.Sub(*out.Started).Round(time.Second).String()
 	}
 	return out
