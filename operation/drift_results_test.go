@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -103,6 +104,18 @@ func TestResultsUnderForgejoShapes(t *testing.T) {
 		args := sampleArgs(d)
 		fr := drive(t, sp, sp.forgejo, d, args).Result
 		gr := drive(t, sp, sp.gitea, d, args).Result
+		if only, ok := onlyOn(d.Name); ok {
+			// A tool of a one-flavour route refuses on the other flavour,
+			// naming it and its version.
+			refused, other := fr, sp.forgejo
+			if only == forgejo.Forgejo {
+				refused, other = gr, sp.gitea
+			}
+			if assert.True(t, refused.IsError, "%s answers on %s", d.Name, other.Flavour) {
+				assert.Contains(t, textOf(refused), "this forge is "+other.Flavour+" "+other.Version, d.Name)
+			}
+			continue
+		}
 		if !gr.IsError {
 			assert.False(t, fr.IsError, "%s fails under Forgejo's shapes but not Gitea's: %v", d.Name, fr.Content)
 		}
@@ -142,4 +155,23 @@ func TestReadmeCompatTable(t *testing.T) {
 	got, err := operation.UpdateCompat(readme)
 	assert.NoError(t, err)
 	assert.Equal(t, string(readme), string(got), "README compatibility table drifted: run make docs")
+}
+
+// onlyOn says which flavour a tool needs, when one of its routes is on
+// one flavour only and the tool refuses on the other (not a fallback).
+func onlyOn(name string) (forgejo.Flavour, bool) {
+	for _, r := range forgejo.Routes() {
+		if strings.HasPrefix(r.Otherwise, "isError") && slices.Contains(r.Tools, name) {
+			return r.Only, true
+		}
+	}
+	return "", false
+}
+
+func textOf(res *mcp.CallToolResult) string {
+	if len(res.Content) == 0 {
+		return ""
+	}
+	tc, _ := res.Content[0].(mcp.TextContent)
+	return tc.Text
 }

@@ -72,7 +72,7 @@ func Tools() []tool.Def {
 				tool.Strs("inputs", "Workflow inputs as key=value")),
 			Annotations: tool.Write(false), Handler: dispatch,
 		},
-	}, artifactTools()...)
+	}, append(artifactTools(), controlTools()...)...)
 }
 
 type rawUser struct {

@@ -71,6 +71,11 @@ func TestLiveRunWithArtifact(t *testing.T) {
 	assert.Equal(t, []string{runner.Label}, jobs.Items[0].Labels)
 	assert.Contains(t, call("get_action_job_logs", map[string]any{"job_id": task.JobID}), "building")
 
+	// Gitea has no cancel route: the tool says so, naming the forge.
+	res := f.Call(t, defs, "cancel_workflow_run", map[string]any{"owner": owner, "repo": repo, "run_id": task.RunID})
+	assert.True(t, res.IsError)
+	assert.Contains(t, fakeforge.Text(t, res), "available on Forgejo only; this forge is Gitea 1.26")
+
 	var list struct {
 		Items []actions.Artifact `json:"items"`
 	}
@@ -105,6 +110,11 @@ func TestLiveRunWithArtifact(t *testing.T) {
 		offset = *d.NextOffset
 	}
 	assert.Equal(t, zip, got, "three windows make the zip")
+
+	// Gitea re-runs the finished run: the same run, queued again.
+	require.NoError(t, json.Unmarshal([]byte(call("rerun_workflow_run", map[string]any{"run_id": task.RunID})), &run))
+	assert.Equal(t, task.RunID, run.ID)
+	assert.Contains(t, []string{"queued", "waiting"}, run.Status)
 }
 
 func TestLiveArtifactErrors(t *testing.T) {

@@ -59,6 +59,12 @@ func Routes() []RouteDiff {
 		{Method: http.MethodGet, Route: "/repos/{owner}/{repo}/actions/jobs/{job_id}", Only: Gitea,
 			Feature: "Why a job has no log yet (the job's status and runner labels)", Tools: []string{"get_action_job_logs"},
 			Otherwise: "the log route's own 404 is reported, without the job's status"},
+		{Method: http.MethodPost, Route: "/repos/{owner}/{repo}/actions/runs/{run_id}/cancel", Only: Forgejo,
+			Feature: "Cancelling a workflow run", Tools: []string{"cancel_workflow_run"},
+			Otherwise: "isError naming the forge's flavour and version; nothing is sent"},
+		{Method: http.MethodPost, Route: "/repos/{owner}/{repo}/actions/runs/{run}/rerun", Only: Gitea,
+			Feature: "Re-running a workflow run", Tools: []string{"rerun_workflow_run"},
+			Otherwise: "isError naming the forge's flavour and version; nothing is sent"},
 	}
 }
 
