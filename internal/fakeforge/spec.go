@@ -121,9 +121,11 @@ func matchTemplate(tpl string, got []string) (literals int, ok bool) {
 		case !param && got[i] != w:
 			return 0, false
 		case !param:
-			literals++
+			literals += 2
 		case got[i] == "", strings.Contains(w, "}.{") && !strings.Contains(got[i], "."):
 			return 0, false
+		case strings.Contains(w, "}.{"):
+			literals++ // {index}.{diffType} is more specific than {index}
 		}
 	}
 	if len(got) > len(want) && !greedy[want[len(want)-1]] {
