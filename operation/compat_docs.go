@@ -39,7 +39,7 @@ func CompatTable() string {
 		return "`" + s + "`"
 	}
 	for _, f := range fields {
-		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", f.Definition, code(f.Forgejo), code(f.Gitea), f.Handling)
+		fmt.Fprintf(&b, "| %s (%s) | %s | %s | %s |\n", f.Feature, f.Definition, code(f.Forgejo), code(f.Gitea), f.Handling)
 	}
 	return b.String()
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
 )
 
 // The API descriptions of both flavours, trimmed to routes, response
@@ -71,17 +73,9 @@ func (s *Spec) Resolve(sc *Schema) *Schema {
 // Key is a route's key in Routes: "GET /repos/{owner}/{repo}".
 func Key(method, template string) string { return method + " " + template }
 
-// Normalize drops the parameter names of a path template, so Forgejo's
-// /runs/{run_id} and Gitea's /runs/{run} compare equal: /runs/{}.
-func Normalize(template string) string {
-	segs := strings.Split(template, "/")
-	for i, s := range segs {
-		if strings.HasPrefix(s, "{") && strings.HasSuffix(s, "}") {
-			segs[i] = "{}"
-		}
-	}
-	return strings.Join(segs, "/")
-}
+// Normalize drops the parameter names of a path template (see
+// forgejo.NormalizeRoute).
+func Normalize(template string) string { return forgejo.NormalizeRoute(template) }
 
 // Match finds the route template an API request (method, escaped path
 // below /api/v1) hits: the one with the most literal segments among those

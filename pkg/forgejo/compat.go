@@ -29,6 +29,8 @@ type RouteDiff struct {
 // FieldDiff is a response field a tool's decoding types read that one
 // flavour's definition has and the other's lacks (or spells differently).
 type FieldDiff struct {
+	// Feature names what the field belongs to, in README.
+	Feature string
 	// Definition is the response definition, Forgejo's name first when
 	// they differ ("ActionRun/ActionWorkflowRun").
 	Definition string
@@ -71,16 +73,18 @@ func Routes() []RouteDiff {
 // RouteOnly returns the declared difference for method+route (compared
 // without parameter names), if any.
 func RouteOnly(method, route string) (RouteDiff, bool) {
-	n := normalizeRoute(route)
+	n := NormalizeRoute(route)
 	for _, d := range Routes() {
-		if d.Method == method && normalizeRoute(d.Route) == n {
+		if d.Method == method && NormalizeRoute(d.Route) == n {
 			return d, true
 		}
 	}
 	return RouteDiff{}, false
 }
 
-func normalizeRoute(template string) string {
+// NormalizeRoute drops the parameter names of a path template, so
+// Forgejo's /runs/{run_id} and Gitea's /runs/{run} compare equal: /runs/{}.
+func NormalizeRoute(template string) string {
 	segs := strings.Split(template, "/")
 	for i, s := range segs {
 		if strings.HasPrefix(s, "{") && strings.HasSuffix(s, "}") {
@@ -94,7 +98,7 @@ func normalizeRoute(template string) string {
 func Fields() []FieldDiff {
 	const run, job = "ActionRun/ActionWorkflowRun", "ActionRunJob/ActionWorkflowJob"
 	status := "Forgejo's one status (success, failure, running…) is split into Gitea's status and conclusion"
-	return []FieldDiff{
+	fields := []FieldDiff{
 		{Definition: run, Forgejo: "title", Gitea: "display_title", Handling: BothSpellings},
 		{Definition: run, Forgejo: "index_in_repo", Gitea: "run_number", Handling: BothSpellings},
 		{Definition: run, Forgejo: "commit_sha", Gitea: "head_sha", Handling: BothSpellings},
@@ -122,4 +126,11 @@ func Fields() []FieldDiff {
 		{Definition: "query of GET /repos/{owner}/{repo}/actions/runs", Forgejo: "ref", Gitea: "branch",
 			Handling: "both sent: ref=refs/heads/BRANCH and branch=BRANCH"},
 	}
+	features := map[string]string{run: "Workflow run", job: "Workflow job", "ActionWorkflowJobsResponse": "Jobs of a run",
+		"ActionArtifact": "Artifact", "ActionArtifactsResponse": "Artifacts list",
+		"query of GET /repos/{owner}/{repo}/actions/runs": "Workflow runs filter by branch"}
+	for i := range fields {
+		fields[i].Feature = features[fields[i].Definition]
+	}
+	return fields
 }

@@ -99,3 +99,14 @@ func TestRoutesTableIsWellFormed(t *testing.T) {
 		assert.Equal(t, d.Route, got.Route)
 	}
 }
+
+func TestFieldsTableIsWellFormed(t *testing.T) {
+	for _, f := range forgejo.Fields() {
+		assert.NotEmpty(t, f.Feature, f.Definition)
+		assert.NotEmpty(t, f.Handling, f.Definition)
+		assert.True(t, f.Forgejo != "" || f.Gitea != "", f.Definition)
+		if f.Handling == forgejo.OneSided {
+			assert.NotEmpty(t, f.Result, "%s %s%s: a one-sided field names its result field", f.Definition, f.Forgejo, f.Gitea)
+		}
+	}
+}
