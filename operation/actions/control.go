@@ -24,7 +24,7 @@ func controlTools() []tool.Def {
 		{
 			Name: "cancel_workflow_run", Title: "Cancel a workflow run", Toolset: Toolset,
 			Description: "Cancel a workflow run's pending and running jobs (Forgejo only)",
-			Params:      params, Annotations: tool.Destroy(true), Handler: cancelRun,
+			Params:      params, Annotations: tool.Destroy(true), Handler: cancelRun, Output: Cancelled{},
 		},
 		{
 			Name: "rerun_workflow_run", Title: "Re-run a workflow run", Toolset: Toolset,
@@ -32,6 +32,12 @@ func controlTools() []tool.Def {
 			Params:      params, Annotations: tool.Write(false), Handler: rerunRun, Output: Run{},
 		},
 	}
+}
+
+// Cancelled is cancel_workflow_run's result.
+type Cancelled struct {
+	Cancelled int64  `json:"cancelled"`
+	Note      string `json:"note"`
 }
 
 func cancelRun(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
@@ -45,8 +51,8 @@ func cancelRun(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallTo
 	if err := c.DoJSON(ctx, http.MethodPost, p, nil, nil, nil); err != nil {
 		return nil, forgejo.Relabel(err, "cancel", runRef(a))
 	}
-	return tool.JSON(map[string]any{"cancelled": a.Int("run_id"),
-		"note": "pending and running jobs are cancelled; a finished run is left as it was"})
+	return tool.JSON(Cancelled{Cancelled: a.Int("run_id"),
+		Note: "pending and running jobs are cancelled; a finished run is left as it was"})
 }
 
 func rerunRun(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
