@@ -153,7 +153,7 @@ func (c *Client) DoRaw(ctx context.Context, rawURL string, opt RawOptions) (*Raw
 	}
 	subject := u.Path
 	if c.observe != nil {
-		c.observe(http.MethodGet, u.EscapedPath(), nil)
+		c.observe(http.MethodGet, "/"+strings.TrimPrefix(u.EscapedPath(), "/"), nil)
 	}
 	req, err := c.newRequest(ctx, http.MethodGet, u, nil)
 	if err != nil {
