@@ -2,7 +2,7 @@
 GO ?= go
 BIN ?= forgejo-mcp
 
-.PHONY: build run test check docs lint clean
+.PHONY: build run test check docs fixtures lint clean
 
 build:
 	$(GO) build -o $(BIN) .
@@ -30,6 +30,13 @@ check:
 
 docs:
 	$(GO) run ./cmd/gendocs
+
+# Regenerate the fake forge's Forgejo and Gitea API descriptions
+# (internal/fakeforge/specs) from Forgejo's swagger.v1.json and the test
+# forge's; FORGEJO_SWAGGER and FORGEJO_TEST_URL say where they are.
+FORGEJO_SWAGGER ?= ../shared/forgejo/swagger.v1.json
+fixtures:
+	$(GO) run ./internal/fakeforge/gen -forgejo $(FORGEJO_SWAGGER) -gitea $$FORGEJO_TEST_URL/swagger.v1.json
 
 lint:
 	@test -z "$$(gofmt -l .)" || { gofmt -l .; echo "gofmt: the files above need formatting"; exit 1; }

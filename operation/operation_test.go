@@ -146,7 +146,8 @@ var additiveUpdates = map[string]string{
 // destructivePosts are the tools that are destructive although they only
 // POST: each with what they destroy.
 var destructivePosts = map[string]string{
-	"merge_pull_request": "the merge rewrites the base branch and closes the pull request for good; it cannot be undone",
+	"merge_pull_request":  "the merge rewrites the base branch and closes the pull request for good; it cannot be undone",
+	"cancel_workflow_run": "cancelled jobs stop and cannot be resumed, only run again",
 }
 
 // TestAnnotationsMatchBehaviour calls every tool against a fake forge that

@@ -1,5 +1,6 @@
 // Command gendocs regenerates the files derived from the tool inventory:
-// the README's tool table and the per-tool schema snapshots. `make docs` runs it; a
+// the README's tool table, its Forgejo/Gitea compatibility table and the
+// per-tool schema snapshots. `make docs` runs it; a
 // test fails when either has drifted.
 package main
 
@@ -25,6 +26,9 @@ func run() error {
 		return err
 	}
 	if readme, err = operation.UpdateReadme(readme, all); err != nil {
+		return err
+	}
+	if readme, err = operation.UpdateCompat(readme); err != nil {
 		return err
 	}
 	if err := os.WriteFile("README.md", readme, 0o644); err != nil {

@@ -34,7 +34,7 @@ func Tools() []tool.Def {
 	base := []tool.Param{tool.Owner(), tool.Repo()}
 	runID := tool.ID("run_id", "Workflow run ID (id from list_workflow_runs)")
 	jobID := tool.ID("job_id", "Job ID (id from list_action_run_jobs)")
-	return []tool.Def{
+	return append([]tool.Def{
 		{
 			Name: "list_workflow_runs", Toolset: Toolset,
 			Description: "List a repository's Actions workflow runs, newest first",
@@ -72,31 +72,44 @@ func Tools() []tool.Def {
 				tool.Strs("inputs", "Workflow inputs as key=value")),
 			Annotations: tool.Write(false), Handler: dispatch,
 		},
-	}
+	}, append(artifactTools(), controlTools()...)...)
 }
 
 type rawUser struct {
 	Login string `json:"login"`
 }
 
-// rawRun is Gitea's ActionWorkflowRun.
+// rawRun decodes a workflow run as either flavour sends it: Gitea's
+// ActionWorkflowRun and Forgejo's ActionRun share id, html_url, event and
+// status and name the rest differently (forgejo.Fields lists each pair).
 type rawRun struct {
-	ID           int64     `json:"id"`
-	HTMLURL      string    `json:"html_url"`
+	ID      int64  `json:"id"`
+	HTMLURL string `json:"html_url"`
+	Event   string `json:"event"`
+	Status  string `json:"status"`
+	// Gitea's spellings.
 	DisplayTitle string    `json:"display_title"`
 	Path         string    `json:"path"`
-	Event        string    `json:"event"`
 	RunNumber    int64     `json:"run_number"`
 	HeadSHA      string    `json:"head_sha"`
 	HeadBranch   string    `json:"head_branch"`
-	Status       string    `json:"status"`
 	Conclusion   string    `json:"conclusion"`
 	Actor        *rawUser  `json:"actor"`
 	StartedAt    time.Time `json:"started_at"`
 	CompletedAt  time.Time `json:"completed_at"`
+	// Forgejo's spellings.
+	Title       string    `json:"title"`
+	WorkflowID  string    `json:"workflow_id"`
+	IndexInRepo int64     `json:"index_in_repo"`
+	CommitSHA   string    `json:"commit_sha"`
+	PrettyRef   string    `json:"prettyref"`
+	TriggerUser *rawUser  `json:"trigger_user"`
+	Started     time.Time `json:"started"`
+	Stopped     time.Time `json:"stopped"`
+	Duration    int64     `json:"duration"` // nanoseconds
 }
 
-// Run is the compact shape of a workflow run.
+// Run is the compact shape of a workflow run, the same from either flavour.
 type Run struct {
 	ID         int64      `json:"id"`
 	RunNumber  int64      `json:"run_number,omitempty"`
@@ -110,6 +123,7 @@ type Run struct {
 	Actor      string     `json:"actor,omitempty"`
 	Started    *time.Time `json:"started,omitempty"`
 	Completed  *time.Time `json:"completed,omitempty"`
+	Duration   string     `json:"duration,omitempty"`
 	HTMLURL    string     `json:"html_url"`
 }
 
@@ -121,13 +135,48 @@ func when(t time.Time) *time.Time {
 	return &t
 }
 
+// or returns the first non-empty value: Gitea's spelling, then Forgejo's.
+func or[T comparable](v ...T) T {
+	var zero T
+	for _, x := range v {
+		if x != zero {
+			return x
+		}
+	}
+	return zero
+}
+
+// forgejoStatus splits Forgejo's one run status into Gitea's status and
+// conclusion, so agents read one vocabulary: a finished run is
+// "completed" with its outcome as the conclusion.
+func forgejoStatus(s string) (status, conclusion string) {
+	switch s {
+	case "success", "failure", "cancelled", "skipped":
+		return "completed", s
+	case "running":
+		return "in_progress", ""
+	case "blocked":
+		return "waiting", ""
+	}
+	return s, ""
+}
+
 func compactRun(r *rawRun) Run {
-	wf, _, _ := strings.Cut(r.Path, "@") // "ci.yml@refs/heads/main"
-	out := Run{ID: r.ID, RunNumber: r.RunNumber, Workflow: wf, Title: r.DisplayTitle, Status: r.Status,
-		Conclusion: r.Conclusion, Branch: r.HeadBranch, SHA: r.HeadSHA, Event: r.Event,
-		Started: when(r.StartedAt), Completed: when(r.CompletedAt), HTMLURL: r.HTMLURL}
-	if r.Actor != nil {
-		out.Actor = r.Actor.Login
+	wf, _, _ := strings.Cut(or(r.Path, r.WorkflowID), "@") // Gitea: "ci.yml@refs/heads/main"
+	out := Run{ID: r.ID, RunNumber: or(r.RunNumber, r.IndexInRepo), Workflow: wf, Title: or(r.DisplayTitle, r.Title),
+		Status: r.Status, Conclusion: r.Conclusion, Branch: or(r.HeadBranch, r.PrettyRef), SHA: or(r.HeadSHA, r.CommitSHA),
+		Event: r.Event, Started: when(or(r.StartedAt, r.Started)), Completed: when(or(r.CompletedAt, r.Stopped)), HTMLURL: r.HTMLURL}
+	if r.Conclusion == "" {
+		out.Status, out.Conclusion = forgejoStatus(r.Status)
+	}
+	if u := or(r.Actor, r.TriggerUser); u != nil {
+		out.Actor = u.Login
+	}
+	switch {
+	case r.Duration > 0:
+		out.Duration = time.Duration(r.Duration).Round(time.Second).String()
+	case out.Started != nil && out.Completed != nil && !out.Completed.Before(*out.Started):
+		out.Duration = out.Completed.Sub(*out.Started).Round(time.Second).String()
 	}
 	return out
 }
@@ -165,6 +214,9 @@ func listRuns(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToo
 			q.Set(k, v)
 		}
 	}
+	if b := a.String("branch"); b != "" {
+		q.Set("ref", "refs/heads/"+b) // Forgejo's filter; Gitea reads branch
+	}
 	var list struct {
 		Runs  []*rawRun `json:"workflow_runs"`
 		Total int64     `json:"total_count"`
@@ -192,82 +244,6 @@ func getRun(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolR
 		return nil, forgejo.Relabel(err, "get", runRef(a))
 	}
 	return tool.JSON(compactRun(&r))
-}
-
-type rawStep struct {
-	Name       string `json:"name"`
-	Number     int64  `json:"number"`
-	Status     string `json:"status"`
-	Conclusion string `json:"conclusion"`
-}
-
-// rawJob is Gitea's ActionWorkflowJob.
-type rawJob struct {
-	ID          int64     `json:"id"`
-	HTMLURL     string    `json:"html_url"`
-	RunID       int64     `json:"run_id"`
-	Name        string    `json:"name"`
-	Labels      []string  `json:"labels"`
-	Status      string    `json:"status"`
-	Conclusion  string    `json:"conclusion"`
-	RunnerName  string    `json:"runner_name"`
-	Steps       []rawStep `json:"steps"`
-	StartedAt   time.Time `json:"started_at"`
-	CompletedAt time.Time `json:"completed_at"`
-}
-
-// Step is one step of a job.
-type Step struct {
-	Number     int64  `json:"number"`
-	Name       string `json:"name"`
-	Status     string `json:"status"`
-	Conclusion string `json:"conclusion,omitempty"`
-}
-
-// Job is the compact shape of a workflow job.
-type Job struct {
-	ID         int64      `json:"id"`
-	RunID      int64      `json:"run_id"`
-	Name       string     `json:"name"`
-	Status     string     `json:"status"`
-	Conclusion string     `json:"conclusion,omitempty"`
-	Labels     []string   `json:"labels,omitempty"`
-	Runner     string     `json:"runner,omitempty"`
-	Started    *time.Time `json:"started,omitempty"`
-	Completed  *time.Time `json:"completed,omitempty"`
-	Steps      []Step     `json:"steps,omitempty"`
-	HTMLURL    string     `json:"html_url"`
-}
-
-func compactJob(j *rawJob) Job {
-	out := Job{ID: j.ID, RunID: j.RunID, Name: j.Name, Status: j.Status, Conclusion: j.Conclusion,
-		Labels: j.Labels, Runner: j.RunnerName, Started: when(j.StartedAt), Completed: when(j.CompletedAt), HTMLURL: j.HTMLURL}
-	for _, s := range j.Steps {
-		out.Steps = append(out.Steps, Step{Number: s.Number, Name: s.Name, Status: s.Status, Conclusion: s.Conclusion})
-	}
-	return out
-}
-
-func listJobs(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
-	p, err := route(a, "runs", tool.Seg(a, "run_id"), "jobs")
-	if err != nil {
-		return nil, err
-	}
-	var list struct {
-		Jobs  []*rawJob `json:"jobs"`
-		Total int64     `json:"total_count"`
-	}
-	if err := c.DoJSON(ctx, http.MethodGet, p, tool.PageQuery(a), nil, &list); err != nil {
-		return nil, forgejo.Relabel(err, "list jobs of", runRef(a))
-	}
-	items := make([]Job, 0, len(list.Jobs))
-	for _, j := range list.Jobs {
-		if j != nil {
-			items = append(items, compactJob(j))
-		}
-	}
-	page, limit := a.Int("page"), a.Int("limit")
-	return tool.Items(items, page, (page-1)*limit+int64(len(list.Jobs)) < list.Total)
 }
 
 // Log is one window of a job's log.
@@ -313,11 +289,15 @@ func getLogs(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallTool
 }
 
 // notStarted explains a 404 from the logs route: Gitea answers 404 both for
-// a missing job and for one no runner has started yet.
+// a missing job and for one no runner has started yet, and has a route to
+// read the job's status; Forgejo has none (forgejo.Routes).
 func notStarted(ctx context.Context, c *forgejo.Client, a tool.Args, logErr error) error {
 	p, err := route(a, "jobs", tool.Seg(a, "job_id"))
 	if err != nil {
 		return err
+	}
+	if c.Require(ctx, http.MethodGet, "/repos/{owner}/{repo}/actions/jobs/{job_id}") != nil {
+		return forgejo.Relabel(logErr, "get the log of", jobRef(a)) // Forgejo cannot say more
 	}
 	var j rawJob
 	if err := c.DoJSON(ctx, http.MethodGet, p, nil, nil, &j); err != nil {

@@ -1,4 +1,5 @@
-// Package version has the tool that reports this server's own version.
+// Package version has the tool that reports this server's own version and
+// the flavour and version of the forge it talks to.
 package version
 
 import (
@@ -15,15 +16,38 @@ import (
 // Toolset is the version toolset; every tool of this package is in it.
 var Toolset = tool.Toolset{ID: "version", Description: "This server's own version", Default: true}
 
+// Version is the tool's result. Forge is the forge's flavour (Forgejo or
+// Gitea) and version when a forge is configured and answered; ForgeError
+// says why not otherwise.
+type Version struct {
+	Version    string         `json:"version"`
+	Go         string         `json:"go"`
+	Forge      *forgejo.Forge `json:"forge,omitempty"`
+	ForgeError string         `json:"forge_error,omitempty"`
+}
+
 // Tools returns the version toolset.
 func Tools() []tool.Def {
 	return []tool.Def{{
 		Name: "get_forgejo_mcp_server_version", Toolset: Toolset,
-		Description: "Get the version of this forgejo-mcp server",
-		Annotations: tool.Annotations{ReadOnly: true, Idempotent: true},
+		Description: "Get the version of this forgejo-mcp server and the forge's flavour (Forgejo or Gitea) and version",
+		Annotations: tool.Read(),
 		Offline:     true,
-		Handler: func(context.Context, *forgejo.Client, tool.Args) (*mcp.CallToolResult, error) {
-			return tool.JSON(map[string]string{"version": v.Version, "go": runtime.Version()})
-		},
+		Output:      Version{},
+		Handler:     version,
 	}}
+}
+
+func version(ctx context.Context, c *forgejo.Client, _ tool.Args) (*mcp.CallToolResult, error) {
+	out := Version{Version: v.Version, Go: runtime.Version()}
+	if c == nil {
+		out.ForgeError = "no forge configured"
+		return tool.JSON(out)
+	}
+	if f, err := c.Forge(ctx); err != nil {
+		out.ForgeError = c.Redact(err.Error())
+	} else {
+		out.Forge = &f
+	}
+	return tool.JSON(out)
 }

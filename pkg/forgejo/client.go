@@ -130,6 +130,8 @@ type Client struct {
 	userAgent string
 	http      *http.Client
 	maxUpload int64
+	forge     *forgeCache // the detected flavour and version, shared by copies
+	observe   DecodeObserver
 }
 
 // DefaultMaxUploadBytes is the largest upload the server accepts unless
@@ -141,7 +143,8 @@ const DefaultMaxUploadBytes = 10 << 20
 // client saved, and no failure at start-up when the forge is briefly down).
 // Every request it sends, SDK or raw, passes the route guard (CheckRoute).
 func NewClient(httpClient *http.Client, base *url.URL, token, userAgent string) *Client {
-	return &Client{base: base, token: token, userAgent: userAgent, http: withRouteGuard(httpClient), maxUpload: DefaultMaxUploadBytes}
+	return &Client{base: base, token: token, userAgent: userAgent, http: withRouteGuard(httpClient), maxUpload: DefaultMaxUploadBytes,
+		forge: &forgeCache{}}
 }
 
 // WithMaxUpload returns a copy of c whose uploads are limited to n bytes.

@@ -152,6 +152,9 @@ func (c *Client) DoRaw(ctx context.Context, rawURL string, opt RawOptions) (*Raw
 		return nil, err
 	}
 	subject := u.Path
+	if c.observe != nil {
+		c.observe(http.MethodGet, "/"+strings.TrimPrefix(u.EscapedPath(), "/"), nil)
+	}
 	req, err := c.newRequest(ctx, http.MethodGet, u, nil)
 	if err != nil {
 		return nil, &Error{Verb: "download", Subject: subject, Cause: err}
@@ -325,6 +328,9 @@ func (c *Client) send(req *http.Request, verb, subject string) (*http.Response, 
 }
 
 func (c *Client) decode(req *http.Request, subject string, out any) error {
+	if c.observe != nil {
+		c.observe(req.Method, subject, out)
+	}
 	resp, err := c.send(req, req.Method, subject)
 	if err != nil {
 		return err

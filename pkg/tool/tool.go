@@ -34,8 +34,9 @@ type Def struct {
 	// (Repo{}, tool.ListPage[Repo]{}…): the tool's outputSchema is
 	// generated from it. Nil for a tool whose result is not one JSON value.
 	Output any
-	// Offline tools do not talk to the forge (c is nil when no forge is
-	// configured).
+	// Offline tools work without a forge: c is nil when none is
+	// configured (the version tool still asks a configured one its
+	// flavour).
 	Offline bool
 	// CLIFile names a base64 parameter that --cli can fill from --file PATH.
 	CLIFile string

@@ -1,0 +1,127 @@
+package fakeforge
+
+import (
+	"encoding/base64"
+	"net/http"
+	"strings"
+)
+
+// Mimic makes every route of spec answer on s (routes registered with
+// Handle or JSON still win): /version with spec.Version, a JSON route with
+// a body built from spec's definitions by Example, a text or binary route
+// with a few bytes, and anything else with the forge's 404. Tests then see
+// the field names of that flavour (Forgejo's or Gitea's) everywhere.
+func (s *Server) Mimic(spec *Spec) {
+	s.Handle("/", func(w http.ResponseWriter, r *http.Request) {
+		p, ok := strings.CutPrefix(r.URL.EscapedPath(), "/api/v1")
+		if !ok {
+			w.Header().Set("Content-Type", "application/octet-stream")
+			_, _ = w.Write([]byte("file bytes"))
+			return
+		}
+		if p == "/version" {
+			WriteJSON(w, http.StatusOK, map[string]string{"version": spec.Version})
+			return
+		}
+		tpl, ok := spec.Match(r.Method, p)
+		if !ok {
+			WriteJSON(w, http.StatusNotFound, map[string]string{"message": "not found"})
+			return
+		}
+		route := spec.Routes[Key(r.Method, tpl)]
+		status := route.Status
+		if status == 0 || status/100 == 3 {
+			status = http.StatusOK
+		}
+		switch sc := spec.Resolve(route.Schema); {
+		case sc == nil && status == http.StatusOK, sc != nil && sc.Type == "string":
+			w.Header().Set("Content-Type", "text/plain")
+			w.WriteHeader(status)
+			_, _ = w.Write([]byte("text of " + tpl))
+		case sc == nil:
+			w.WriteHeader(status)
+		default:
+			WriteJSON(w, status, spec.Example(route.Schema))
+		}
+	})
+}
+
+// Example values: every generated field is set, so a tool result with an
+// empty field read a name the flavour does not send.
+const (
+	ExampleTime = "2026-01-02T03:04:05Z"
+	ExampleInt  = 3
+)
+
+// Example builds a JSON value for sc with every field set: a string
+// property holds its own name ("title" → "title-v"), integers are
+// ExampleInt, booleans true, times ExampleTime, arrays one element.
+// Definitions that contain themselves are cut at the second visit.
+func (s *Spec) Example(sc *Schema) any { return s.example(sc, "v", nil) }
+
+func (s *Spec) example(sc *Schema, name string, seen []string) any {
+	if sc == nil {
+		return nil
+	}
+	if sc.Ref != "" {
+		for _, r := range seen {
+			if r == sc.Ref {
+				return nil
+			}
+		}
+		if len(seen) > 6 {
+			return nil
+		}
+		return s.example(s.Definitions[sc.Ref], name, append(seen, sc.Ref))
+	}
+	switch sc.Type {
+	case "integer":
+		return ExampleInt
+	case "number":
+		return 1.5
+	case "boolean":
+		return true
+	case "array":
+		if v := s.example(sc.Items, name, seen); v != nil {
+			return []any{v}
+		}
+		return []any{}
+	case "string":
+		return exampleString(sc, name)
+	}
+	if len(sc.Properties) == 0 && sc.AdditionalProperties != nil {
+		if name == "config" {
+			// A webhook's config: a free map in both descriptions, holding
+			// what both forges send.
+			return map[string]any{"url": "http://hook.example/url", "content_type": "json"}
+		}
+		return map[string]any{"key": s.example(sc.AdditionalProperties, "key", seen)}
+	}
+	obj := map[string]any{}
+	for k, p := range sc.Properties {
+		if v := s.example(p, k, seen); v != nil {
+			obj[k] = v
+		}
+	}
+	return obj
+}
+
+func exampleString(sc *Schema, name string) string {
+	switch {
+	case sc.Format == "date-time":
+		return ExampleTime
+	case sc.Format == "date":
+		return ExampleTime[:10]
+	case name == "content":
+		return base64.StdEncoding.EncodeToString([]byte("content-v"))
+	case name == "encoding":
+		return "base64"
+	case name == "status":
+		// A real status word: Forgejo's Actions status is one word that
+		// tools split into status and conclusion.
+		return "success"
+	case strings.HasSuffix(name, "url"):
+		return "http://forge.example/" + name
+	}
+	return name + "-v"
+}

@@ -1,0 +1,142 @@
+package fakeforge
+
+import (
+	"embed"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
+)
+
+// The API descriptions of both flavours, trimmed to routes, response
+// schemas and definitions. Regenerate them with
+//
+//	go run ./internal/fakeforge/gen -forgejo ../shared/forgejo/swagger.v1.json -gitea $FORGEJO_TEST_URL/swagger.v1.json
+//
+// (make fixtures); a live test checks gitea.json against the live forge.
+//
+//go:embed specs/*.json
+var specFiles embed.FS
+
+// Spec is one flavour's API description, trimmed to what the fake and the
+// drift tests read.
+type Spec struct {
+	Flavour string `json:"flavour"`
+	// Version is what the fake answers at /version in this flavour's mode.
+	Version string `json:"version"`
+	// Routes maps "METHOD /path/{template}" (below /api/v1) to its answer.
+	Routes      map[string]*Route  `json:"routes"`
+	Definitions map[string]*Schema `json:"definitions"`
+}
+
+// Route is one operation: its first 2xx status, that answer's schema (nil
+// when it has no body) and the operation's tags.
+type Route struct {
+	Status int      `json:"status"`
+	Schema *Schema  `json:"schema,omitempty"`
+	Tags   []string `json:"tags,omitempty"`
+}
+
+// Schema is the part of a Swagger schema the fake and the tests read.
+type Schema struct {
+	Ref                  string             `json:"$ref,omitempty"` // a definition's name
+	Type                 string             `json:"type,omitempty"`
+	Format               string             `json:"format,omitempty"`
+	Items                *Schema            `json:"items,omitempty"`
+	Properties           map[string]*Schema `json:"properties,omitempty"`
+	AdditionalProperties *Schema            `json:"additionalProperties,omitempty"`
+}
+
+// LoadSpec returns the embedded description of flavour "forgejo" or "gitea".
+func LoadSpec(flavour string) (*Spec, error) {
+	b, err := specFiles.ReadFile("specs/" + flavour + ".json")
+	if err != nil {
+		return nil, fmt.Errorf("no API description for %q: %w", flavour, err)
+	}
+	var s Spec
+	if err := json.Unmarshal(b, &s); err != nil {
+		return nil, fmt.Errorf("reading the %s API description: %w", flavour, err)
+	}
+	return &s, nil
+}
+
+// Resolve follows a schema's $ref.
+func (s *Spec) Resolve(sc *Schema) *Schema {
+	for i := 0; sc != nil && sc.Ref != "" && i < 8; i++ {
+		sc = s.Definitions[sc.Ref]
+	}
+	return sc
+}
+
+// Key is a route's key in Routes: "GET /repos/{owner}/{repo}".
+func Key(method, template string) string { return method + " " + template }
+
+// Normalize drops the parameter names of a path template (see
+// forgejo.NormalizeRoute).
+func Normalize(template string) string { return forgejo.NormalizeRoute(template) }
+
+// Match finds the route template an API request (method, escaped path
+// below /api/v1) hits: the one with the most literal segments among those
+// that match, as routers prefer; a trailing file path or ref takes the
+// rest of a longer path. ok is false when none does.
+func (s *Spec) Match(method, path string) (template string, ok bool) {
+	got := strings.Split(strings.Trim(path, "/"), "/")
+	best := -1
+	keys := make([]string, 0, len(s.Routes))
+	for k := range s.Routes {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		m, tpl, _ := strings.Cut(k, " ")
+		if m != method {
+			continue
+		}
+		if lit, ok := matchTemplate(tpl, got); ok && lit > best {
+			best, template = lit, tpl
+		}
+	}
+	return template, best >= 0
+}
+
+// greedy are the trailing parameters that may hold slashes.
+var greedy = map[string]bool{"{filepath}": true, "{ref}": true}
+
+func matchTemplate(tpl string, got []string) (literals int, ok bool) {
+	want := strings.Split(strings.Trim(tpl, "/"), "/")
+	if len(got) < len(want) {
+		return 0, false
+	}
+	for i, w := range want {
+		param := strings.HasPrefix(w, "{")
+		switch {
+		case !param && got[i] != w:
+			return 0, false
+		case !param:
+			literals += 2
+		case got[i] == "", strings.Contains(w, "}.{") && !strings.Contains(got[i], "."):
+			return 0, false
+		case strings.Contains(w, "}.{"):
+			literals++ // {index}.{diffType} is more specific than {index}
+		}
+	}
+	if len(got) > len(want) && !greedy[want[len(want)-1]] {
+		return 0, false
+	}
+	return literals, true
+}
+
+// Has reports whether the spec has method+template, comparing templates
+// without their parameter names.
+func (s *Spec) Has(method, template string) (own string, ok bool) {
+	n := Normalize(template)
+	for k := range s.Routes {
+		m, tpl, _ := strings.Cut(k, " ")
+		if m == method && Normalize(tpl) == n {
+			return tpl, true
+		}
+	}
+	return "", false
+}

@@ -1,0 +1,73 @@
+package fakeforge_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"os"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"codeberg.org/forgejo-mcp/forgejo-mcp/internal/fakeforge"
+)
+
+func TestMatchPrefersLiteralsAndKeepsSegments(t *testing.T) {
+	s, err := fakeforge.LoadSpec("forgejo")
+	require.NoError(t, err)
+	for _, tc := range []struct{ method, path, want string }{
+		{"GET", "/repos/o/r", "/repos/{owner}/{repo}"},
+		{"GET", "/repos/o/r/issues/3", "/repos/{owner}/{repo}/issues/{index}"},
+		{"GET", "/repos/o/r/issues/comments/5", "/repos/{owner}/{repo}/issues/comments/{id}"},
+		{"GET", "/repos/o/r/contents/a/b/c.txt", "/repos/{owner}/{repo}/contents/{filepath}"},
+		{"GET", "/repos/o/r/pulls/3.diff", "/repos/{owner}/{repo}/pulls/{index}.{diffType}"},
+		{"GET", "/repos/o/r/pulls/3", "/repos/{owner}/{repo}/pulls/{index}"},
+		{"GET", "/repos/o/r/actions/runs/7/jobs", "/repos/{owner}/{repo}/actions/runs/{run_id}/jobs"},
+	} {
+		got, ok := s.Match(tc.method, tc.path)
+		assert.True(t, ok, tc.path)
+		assert.Equal(t, tc.want, got, tc.path)
+	}
+	_, ok := s.Match("GET", "/repos/o/r/actions/jobs/1")
+	assert.False(t, ok, "no trailing parameter swallows a longer path unless it is a file path or ref")
+	_, ok = s.Has("POST", "/repos/{a}/{b}/actions/runs/{c}/cancel")
+	assert.True(t, ok, "templates compare without parameter names")
+}
+
+func TestSpecsMatchTheirSources(t *testing.T) {
+	const src = "../../../shared/forgejo/swagger.v1.json"
+	raw, err := os.ReadFile(src)
+	if err != nil {
+		t.Skipf("Forgejo's swagger.v1.json is not next to the checkout: %v", err)
+	}
+	spec, err := fakeforge.TrimSwagger(raw, "17.0.0-dev+gitea-1.22.0")
+	require.NoError(t, err)
+	stored, err := fakeforge.LoadSpec("forgejo")
+	require.NoError(t, err)
+	a, _ := json.Marshal(spec)
+	b, _ := json.Marshal(stored)
+	assert.JSONEq(t, string(a), string(b), "specs/forgejo.json is stale: run make fixtures")
+}
+
+// Mimic answers in the flavour's shapes with every field set.
+func TestMimicAnswersEveryField(t *testing.T) {
+	s, err := fakeforge.LoadSpec("forgejo")
+	require.NoError(t, err)
+	f := fakeforge.New(t)
+	f.Mimic(s)
+	c := f.Client()
+	var run map[string]any
+	require.NoError(t, c.DoJSON(t.Context(), http.MethodGet, "/repos/o/r/actions/runs/7", nil, nil, &run))
+	for _, k := range []string{"title", "commit_sha", "prettyref", "index_in_repo", "trigger_user", "started", "stopped", "duration"} {
+		assert.NotEmpty(t, run[k], k)
+	}
+	assert.Equal(t, "success", run["status"])
+	var jobs []map[string]any
+	require.NoError(t, c.DoJSON(t.Context(), http.MethodGet, "/repos/o/r/actions/runs/7/jobs", nil, nil, &jobs), "a bare array")
+	require.Len(t, jobs, 1)
+	var v map[string]string
+	require.NoError(t, c.DoJSON(t.Context(), http.MethodGet, "/version", nil, nil, &v))
+	assert.Equal(t, "17.0.0-dev+gitea-1.22.0", v["version"])
+	err = c.DoJSON(t.Context(), http.MethodGet, "/repos/o/r/no/such/route", nil, nil, nil)
+	assert.Error(t, err)
+}

@@ -1,0 +1,55 @@
+package actions_test
+
+import (
+	"net/http"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"codeberg.org/forgejo-mcp/forgejo-mcp/internal/fakeforge"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/actions"
+)
+
+func flavourForge(t *testing.T, version string) *fakeforge.Server {
+	f := fakeforge.New(t)
+	f.JSON("GET /api/v1/version", 200, map[string]any{"version": version})
+	f.Handle("POST /api/v1/repos/o/r/actions/runs/7/cancel", func(w http.ResponseWriter, _ *http.Request) {
+		w.WriteHeader(http.StatusNoContent)
+	})
+	f.JSON("POST /api/v1/repos/o/r/actions/runs/7/rerun", 201, rawRun)
+	return f
+}
+
+func TestRunControlsOnTheirFlavour(t *testing.T) {
+	args := map[string]any{"owner": "o", "repo": "r", "run_id": 7.0}
+	fj := flavourForge(t, "11.0.0+gitea-1.22.0")
+	res := fj.Call(t, actions.Tools(), "cancel_workflow_run", args)
+	require.False(t, res.IsError, fakeforge.Text(t, res))
+	assert.Contains(t, fakeforge.Text(t, res), `"cancelled":7`)
+
+	gt := flavourForge(t, "1.26.0")
+	res = gt.Call(t, actions.Tools(), "rerun_workflow_run", args)
+	require.False(t, res.IsError, fakeforge.Text(t, res))
+	assert.JSONEq(t, compactRun, fakeforge.Text(t, res))
+}
+
+// On the other flavour the tools name it and its version, and send
+// nothing but the version probe.
+func TestRunControlsRefuseOnTheOtherFlavour(t *testing.T) {
+	args := map[string]any{"owner": "o", "repo": "r", "run_id": 7.0}
+	gt := flavourForge(t, "1.26.0")
+	res := gt.Call(t, actions.Tools(), "cancel_workflow_run", args)
+	assert.True(t, res.IsError)
+	assert.Equal(t, "Cancelling a workflow run is available on Forgejo only; this forge is Gitea 1.26.0, whose API has no such route",
+		fakeforge.Text(t, res))
+
+	fj := flavourForge(t, "11.0.0+gitea-1.22.0")
+	res = fj.Call(t, actions.Tools(), "rerun_workflow_run", args)
+	assert.True(t, res.IsError)
+	assert.Contains(t, fakeforge.Text(t, res), "Re-running a workflow run is available on Gitea only; this forge is Forgejo 11.0.0+gitea-1.22.0")
+	for _, f := range []*fakeforge.Server{gt, fj} {
+		require.Len(t, f.Requests(), 1)
+		assert.Equal(t, "/api/v1/version", f.Requests()[0].Path)
+	}
+}

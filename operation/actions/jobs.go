@@ -1,0 +1,145 @@
+package actions
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
+)
+
+type rawStep struct {
+	Name       string `json:"name"`
+	Number     int64  `json:"number"`
+	Status     string `json:"status"`
+	Conclusion string `json:"conclusion"`
+}
+
+// rawJob decodes a job as either flavour sends it: Gitea's
+// ActionWorkflowJob (labels, steps, times) or Forgejo's ActionRunJob
+// (runs_on, needs; no steps or times).
+type rawJob struct {
+	ID     int64  `json:"id"`
+	RunID  int64  `json:"run_id"`
+	Name   string `json:"name"`
+	Status string `json:"status"`
+	// Gitea's spellings.
+	HTMLURL     string    `json:"html_url"`
+	Labels      []string  `json:"labels"`
+	Conclusion  string    `json:"conclusion"`
+	RunnerName  string    `json:"runner_name"`
+	Steps       []rawStep `json:"steps"`
+	StartedAt   time.Time `json:"started_at"`
+	CompletedAt time.Time `json:"completed_at"`
+	// Forgejo's spellings.
+	RunsOn  []string `json:"runs_on"`
+	Needs   []string `json:"needs"`
+	Attempt int64    `json:"attempt"`
+}
+
+// Step is one step of a job.
+type Step struct {
+	Number     int64  `json:"number"`
+	Name       string `json:"name"`
+	Status     string `json:"status"`
+	Conclusion string `json:"conclusion,omitempty"`
+}
+
+// Job is the compact shape of a workflow job, the same from either flavour.
+type Job struct {
+	ID         int64      `json:"id"`
+	RunID      int64      `json:"run_id"`
+	Name       string     `json:"name"`
+	Status     string     `json:"status"`
+	Conclusion string     `json:"conclusion,omitempty"`
+	Labels     []string   `json:"labels,omitempty"`
+	Needs      []string   `json:"needs,omitempty"`
+	Attempt    int64      `json:"attempt,omitempty"`
+	Runner     string     `json:"runner,omitempty"`
+	Started    *time.Time `json:"started,omitempty"`
+	Completed  *time.Time `json:"completed,omitempty"`
+	Steps      []Step     `json:"steps,omitempty"`
+	HTMLURL    string     `json:"html_url,omitempty"`
+}
+
+func compactJob(j *rawJob) Job {
+	out := Job{ID: j.ID, RunID: j.RunID, Name: j.Name, Status: j.Status, Conclusion: j.Conclusion,
+		Labels: j.Labels, Needs: j.Needs, Attempt: j.Attempt, Runner: j.RunnerName,
+		Started: when(j.StartedAt), Completed: when(j.CompletedAt), HTMLURL: j.HTMLURL}
+	if len(out.Labels) == 0 {
+		out.Labels = j.RunsOn
+	}
+	if j.Conclusion == "" {
+		out.Status, out.Conclusion = forgejoStatus(j.Status)
+	}
+	for _, s := range j.Steps {
+		out.Steps = append(out.Steps, Step{Number: s.Number, Name: s.Name, Status: s.Status, Conclusion: s.Conclusion})
+	}
+	return out
+}
+
+// jobList decodes Gitea's {"jobs":[…],"total_count":N} and Forgejo's bare
+// array of every job of the run.
+type jobList struct {
+	Jobs  []*rawJob `json:"jobs"`
+	Total int64     `json:"total_count"`
+	bare  bool
+}
+
+func (l *jobList) UnmarshalJSON(b []byte) error {
+	var err error
+	l.bare, err = unmarshalList(b, &l.Jobs, &l.Total, "jobs")
+	return err
+}
+
+// unmarshalList reads a list either flavour sends: a bare array (bare is
+// true) or an object with the items under key and a total_count.
+func unmarshalList[T any](b []byte, items *[]*T, total *int64, key string) (bare bool, err error) {
+	if t := bytes.TrimSpace(b); len(t) > 0 && t[0] == '[' {
+		return true, json.Unmarshal(t, items)
+	}
+	var env map[string]json.RawMessage
+	if err := json.Unmarshal(b, &env); err != nil {
+		return false, err
+	}
+	if v, ok := env[key]; ok {
+		if err := json.Unmarshal(v, items); err != nil {
+			return false, err
+		}
+	}
+	if v, ok := env["total_count"]; ok {
+		return false, json.Unmarshal(v, total)
+	}
+	return false, nil
+}
+
+// pageOf returns one page of items: Gitea pages a list itself (total says
+// whether more follow); Forgejo answers some lists whole, as a bare array,
+// and they are paged here.
+func pageOf[T any](a tool.Args, items []*T, total int64, bare bool) ([]*T, bool) {
+	page, limit := a.Int("page"), a.Int("limit")
+	if !bare {
+		return items, (page-1)*limit+int64(len(items)) < total
+	}
+	from := min((page-1)*limit, int64(len(items)))
+	to := min(from+limit, int64(len(items)))
+	return items[from:to], to < int64(len(items))
+}
+
+func listJobs(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
+	p, err := route(a, "runs", tool.Seg(a, "run_id"), "jobs")
+	if err != nil {
+		return nil, err
+	}
+	var list jobList
+	if err := c.DoJSON(ctx, http.MethodGet, p, tool.PageQuery(a), nil, &list); err != nil {
+		return nil, forgejo.Relabel(err, "list jobs of", runRef(a))
+	}
+	jobs, more := pageOf(a, list.Jobs, list.Total, list.bare)
+	return tool.Items(tool.Map(jobs, compactJob), a.Int("page"), more)
+}

@@ -1,0 +1,177 @@
+package operation_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/stretchr/testify/assert"
+
+	"codeberg.org/forgejo-mcp/forgejo-mcp/operation"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
+)
+
+// flatten lists a JSON result's leaves by path ("items[0].title"), arrays
+// by their first element.
+func flatten(prefix string, v any, out map[string]any) {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			p := k
+			if prefix != "" {
+				p = prefix + "." + k
+			}
+			flatten(p, e, out)
+		}
+	case []any:
+		if len(x) == 0 {
+			out[prefix] = x
+			return
+		}
+		flatten(prefix+"[0]", x[0], out)
+	default:
+		out[prefix] = x
+	}
+}
+
+func empty(v any) bool {
+	switch x := v.(type) {
+	case nil:
+		return true
+	case string:
+		return x == ""
+	case float64:
+		return x == 0
+	case []any:
+		return len(x) == 0
+	}
+	return false
+}
+
+func resultLeaves(res *mcp.CallToolResult) (map[string]any, bool) {
+	if res == nil || res.IsError || len(res.Content) == 0 {
+		return nil, false
+	}
+	tc, ok := res.Content[0].(mcp.TextContent)
+	if !ok {
+		return nil, false
+	}
+	var v any
+	if json.Unmarshal([]byte(tc.Text), &v) != nil {
+		return nil, false
+	}
+	out := map[string]any{}
+	flatten("", v, out)
+	return out, true
+}
+
+// under reports whether path is a field named one of keys or lies below one.
+func under(path string, keys map[string]bool) bool {
+	for _, seg := range strings.Split(path, ".") {
+		if k, _, _ := strings.Cut(seg, "["); keys[k] {
+			return true
+		}
+	}
+	return false
+}
+
+// TestResultsUnderForgejoShapes calls every tool against a fake forge
+// answering in Forgejo's shapes and one answering in Gitea's, every field
+// of every answer set (fakeforge.Example), and compares the results field
+// by field: a field the tool fills from Gitea's answer must be filled from
+// Forgejo's too, unless forgejo.Fields() declares it Gitea-only and shown
+// only when sent. A field empty under Forgejo although every answer field
+// was set means the tool read a name Forgejo does not send.
+func TestResultsUnderForgejoShapes(t *testing.T) {
+	sp := loadSpecs(t)
+	giteaOnly := map[string]bool{}
+	for _, f := range forgejo.Fields() {
+		if f.Forgejo == "" && f.Result != "" {
+			giteaOnly[f.Result] = true
+		}
+	}
+	compared, fields := 0, 0
+	var bothEmpty []string
+	for _, d := range operation.All() {
+		if d.Offline {
+			continue
+		}
+		args := sampleArgs(d)
+		fr := drive(t, sp, sp.forgejo, d, args).Result
+		gr := drive(t, sp, sp.gitea, d, args).Result
+		if only, ok := onlyOn(d.Name); ok {
+			// A tool of a one-flavour route refuses on the other flavour,
+			// naming it and its version.
+			refused, other := fr, sp.forgejo
+			if only == forgejo.Forgejo {
+				refused, other = gr, sp.gitea
+			}
+			if assert.True(t, refused.IsError, "%s answers on %s", d.Name, other.Flavour) {
+				assert.Contains(t, textOf(refused), "this forge is "+other.Flavour+" "+other.Version, d.Name)
+			}
+			continue
+		}
+		if !gr.IsError {
+			assert.False(t, fr.IsError, "%s fails under Forgejo's shapes but not Gitea's: %v", d.Name, fr.Content)
+		}
+		fl, okF := resultLeaves(fr)
+		gl, okG := resultLeaves(gr)
+		if !okF || !okG {
+			continue
+		}
+		compared++
+		for path, gv := range gl {
+			fields++
+			fv, ok := fl[path]
+			switch {
+			case under(path, giteaOnly):
+			case empty(gv) && empty(fv):
+				bothEmpty = append(bothEmpty, d.Name+" "+path)
+			case !empty(gv):
+				assert.True(t, ok && !empty(fv), "%s: %s is %v from Gitea's answer but empty from Forgejo's", d.Name, path, gv)
+			}
+		}
+		for path, fv := range fl {
+			if _, ok := gl[path]; !ok && empty(fv) {
+				t.Errorf("%s: %s is empty from Forgejo's answer", d.Name, path)
+			}
+		}
+	}
+	sort.Strings(bothEmpty)
+	t.Logf("%d tools' JSON results compared, %d fields; empty under both flavours (computed or not sent by either): %s",
+		compared, fields, fmt.Sprint(bothEmpty))
+}
+
+// TestReadmeCompatTable fails when README's compatibility table drifted
+// from pkg/forgejo/compat.go.
+func TestReadmeCompatTable(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	assert.NoError(t, err)
+	got, err := operation.UpdateCompat(readme)
+	assert.NoError(t, err)
+	assert.Equal(t, string(readme), string(got), "README compatibility table drifted: run make docs")
+}
+
+// onlyOn says which flavour a tool needs, when one of its routes is on
+// one flavour only and the tool refuses on the other (not a fallback).
+func onlyOn(name string) (forgejo.Flavour, bool) {
+	for _, r := range forgejo.Routes() {
+		if strings.HasPrefix(r.Otherwise, "isError") && slices.Contains(r.Tools, name) {
+			return r.Only, true
+		}
+	}
+	return "", false
+}
+
+func textOf(res *mcp.CallToolResult) string {
+	if len(res.Content) == 0 {
+		return ""
+	}
+	tc, _ := res.Content[0].(mcp.TextContent)
+	return tc.Text
+}
