@@ -187,4 +187,3 @@ func compactCommit(cm *sdk.Commit) Commit {
 	}
 	return out
 }
-
