@@ -106,6 +106,9 @@ func changeFiles(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.Call
 	}
 	branch := a.String("branch")
 	subject := fmt.Sprintf("%d files in %s", len(files), tool.FullName(a))
+	if len(files) == 1 {
+		subject = fmt.Sprintf("file %s in %s", files[0].String("path"), tool.FullName(a))
+	}
 	if branch != "" {
 		subject += "@" + branch
 	}
