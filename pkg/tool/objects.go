@@ -227,6 +227,6 @@ func (p Param) objectsSchema() map[string]any {
 // objectsSummary is how --help describes an object list: its item fields
 // and that the command line passes it as JSON.
 func (p Param) objectsSummary() string {
-	return fmt.Sprintf("list of %s, at most %d; give it as JSON: use --args (or --%s '[…]')",
+	return fmt.Sprintf("list of %s, at most %d, as JSON: use --args, or --%s '[…]'",
 		p.Items.fieldList(), p.Items.MaxItems, strings.ReplaceAll(p.Name, "_", "-"))
 }
