@@ -26,16 +26,16 @@ func editTools() []tool.Def {
 	return []tool.Def{
 		{
 			Name: "update_pull_request", Title: "Edit a pull request", Toolset: Toolset,
-			Description: "Edit a pull request; only the fields given change. draft adds or removes the title's WIP: prefix",
+			Description: "Edit a pull request; only given fields change. draft sets or removes the WIP: title prefix",
 			Params: []tool.Param{tool.Owner(), tool.Repo(), tool.Index(),
-				tool.Str("title", "New title", tool.MaxLen(255)),
-				tool.Str("body", "New description (Markdown)", tool.MaxLen(65536)),
+				tool.Str("title", "New title"),
+				tool.Str("body", "New description (Markdown)"),
 				tool.Str("base", "New target branch"),
 				tool.Str("state", "New state", tool.OneOf("open", "closed")),
-				tool.Strs("assignees", "Assignee logins (replaces them; [] removes all)"),
-				tool.Strs("labels", "Label names or IDs (replaces them; [] removes all)"),
+				tool.Strs("assignees", "Assignee logins; replaces all"),
+				tool.Strs("labels", "Label names or IDs; replaces all"),
 				tool.Int("milestone", "Milestone ID", tool.AtLeast(1)),
-				tool.Bool("draft", "Mark as draft (work in progress) or ready")},
+				tool.Bool("draft", "Draft (work in progress)")},
 			Annotations: tool.Destroy(true), Handler: updatePull, Output: Edited{},
 		},
 		{

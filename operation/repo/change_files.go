@@ -25,15 +25,15 @@ func changeFilesTool() tool.Def {
 		Description: "Create, update, move or delete several files in one commit: all or nothing",
 		Params: []tool.Param{tool.Owner(), tool.Repo(),
 			tool.Objects("files", "File changes", []tool.Param{
-				tool.Str("operation", "What to do", tool.Required(), tool.OneOf("create", "update", "delete")),
+				tool.Str("operation", "Operation", tool.Required(), tool.OneOf("create", "update", "delete")),
 				tool.Str("path", "File path", tool.Required()),
-				tool.Str("content", "File text (create, update)"),
-				tool.Str("sha", "Current file SHA (update, delete)"),
-				tool.Str("from_path", "Old path, to move the file (update)"),
+				tool.Str("content", "File text"),
+				tool.Str("sha", "Current SHA (update, delete)"),
+				tool.Str("from_path", "Old path (update: move)"),
 			}, tool.Required(), tool.MaxItems(MaxChangedFiles), tool.ItemCheck(checkChange)),
-			tool.Str("message", "Commit message", tool.MaxLen(65536)),
-			tool.Str("branch", "Branch to commit to, or to start new_branch from (default: the default branch)"),
-			tool.Str("new_branch", "Create this branch for the commit")},
+			tool.Str("message", "Commit message"),
+			tool.Str("branch", "Branch (default: the default branch)"),
+			tool.Str("new_branch", "New branch for the commit, from branch")},
 		Annotations: tool.Destroy(false), Handler: changeFiles, Output: Changed{}, LargeArgs: true,
 	}
 }

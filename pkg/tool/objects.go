@@ -213,7 +213,9 @@ func (p Param) objectsSchema() map[string]any {
 			required = append(required, f.Name)
 		}
 	}
-	item := map[string]any{"type": "object", "properties": props, "additionalProperties": false}
+	// Unknown item fields are refused, but additionalProperties is left
+	// out, as its bytes would be paid for in every session.
+	item := map[string]any{"type": "object", "properties": props}
 	if len(required) > 0 {
 		item["required"] = required
 	}
