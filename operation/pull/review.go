@@ -200,6 +200,8 @@ func createReview(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.Cal
 		return nil, errors.New("invalid arguments for create_pull_review: a COMMENT review needs a body or comments")
 	case event == "REQUEST_CHANGES" && body == "":
 		return nil, errors.New("invalid arguments for create_pull_review: a REQUEST_CHANGES review needs a body saying what to change")
+	case event == "PENDING" && body == "":
+		return nil, errors.New("invalid arguments for create_pull_review: the forge needs a body for a PENDING review too")
 	}
 	opt := sdk.CreatePullReviewOptions{State: events[event], Body: body, CommitID: a.String("commit_id"),
 		Comments: make([]sdk.CreatePullReviewComment, 0, len(comments))}
@@ -209,9 +211,23 @@ func createReview(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.Cal
 	}
 	r, resp, err := c.SDK(ctx).CreatePullReview(a.String("owner"), a.String("repo"), a.Int("index"), opt)
 	if err := forgejo.Fail(resp, err, "review", ref(a)); err != nil {
-		return nil, notAPull(ctx, c, a, err)
+		return nil, badComments(notAPull(ctx, c, a, err), len(comments))
 	}
 	return tool.JSON(compactReview(r))
+}
+
+// badComments explains a forge failure on a review with line comments: a
+// line past the end of its file makes the forge fail (500, "file a.go has
+// only 2 lines") after it has begun the review, which it leaves behind as
+// an empty PENDING review.
+func badComments(err error, n int) error {
+	var fe *forgejo.Error
+	if n == 0 || !errors.As(err, &fe) || fe.Status < 500 {
+		return err
+	}
+	return fmt.Errorf("%s %s: the forge failed on the line comments (%d): %s; check each comment's path and line against get_pull_request_diff. "+
+		"The failed review may be left as an empty PENDING review of yours: list_pull_reviews shows it, delete_pull_review removes it",
+		fe.Verb, fe.Subject, fe.Status, fe.Message)
 }
 
 func submitReview(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {

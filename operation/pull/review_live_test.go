@@ -144,6 +144,25 @@ func TestLiveReviewRoundTrip(t *testing.T) {
 	}})
 	require.True(t, res.IsError)
 	assert.Contains(t, fakeforge.Text(t, res), "comments[1]: give exactly one of new_line")
+
+	// A line past the end of the file: the forge fails and leaves an empty
+	// pending review, as the error says; delete_pull_review removes it.
+	res = f.WithToken(f.Token2).Call(t, defs, "create_pull_review", map[string]any{"owner": owner, "repo": name, "index": index,
+		"body": "late", "comments": []any{map[string]any{"path": "hello.go", "new_line": 99, "body": "past the end"}}})
+	require.True(t, res.IsError)
+	assert.Contains(t, fakeforge.Text(t, res), "the forge failed on the line comments (500)")
+	var reviews struct {
+		Items []liveReview `json:"items"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(reviewer("list_pull_reviews", map[string]any{"index": index})), &reviews))
+	var left []liveReview
+	for _, r := range reviews.Items {
+		if r.State == "PENDING" && r.Reviewer == f.User2 {
+			left = append(left, r)
+		}
+	}
+	require.Len(t, left, 1, "the forge left one pending review: %+v", reviews.Items)
+	reviewer("delete_pull_review", map[string]any{"index": index, "review_id": left[0].ID})
 }
 
 // TestLiveUpdatePullRequest sets every field update_pull_request has and

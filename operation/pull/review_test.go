@@ -80,6 +80,8 @@ func TestCreateReview(t *testing.T) {
 		{"request changes", args("event", "REQUEST_CHANGES", "body", "fix it", "commit_id", "c0ffee"), "REQUEST_CHANGES", ""},
 		{"comment needs something", args(), "", "a COMMENT review needs a body or comments"},
 		{"request changes needs a body", args("event", "REQUEST_CHANGES"), "", "a REQUEST_CHANGES review needs a body"},
+		{"pending needs a body", args("event", "PENDING", "comments", []any{map[string]any{"path": "a.go", "new_line": 1.0, "body": "x"}}), "",
+			"the forge needs a body for a PENDING review too"},
 		{"both lines", args("comments", []any{map[string]any{"path": "a.go", "new_line": 3.0, "old_line": 2.0, "body": "x"}}), "",
 			"comments[0]: give exactly one of new_line (a line of the new version) and old_line (a removed line)"},
 		{"no path", args("comments", []any{map[string]any{"new_line": 3.0, "body": "x"}}), "", "comments[0].path is required (File path)"},
@@ -117,6 +119,23 @@ func TestCreateReviewSendsLineComments(t *testing.T) {
 		map[string]any{"path": "a.go", "body": "new side", "new_position": 3.0, "old_position": 0.0},
 		map[string]any{"path": "b.go", "body": "old side", "new_position": 0.0, "old_position": 9.0},
 	}, body["comments"])
+}
+
+// TestCreateReviewLinePastTheEnd: the forge fails (500) on a line past
+// the end of a file, leaving an empty pending review; the error says what
+// to check and how to clean up.
+func TestCreateReviewLinePastTheEnd(t *testing.T) {
+	f := fakeforge.New(t)
+	f.JSON("POST /api/v1/repos/o/r/pulls/4/reviews", 500, map[string]any{"message": "exit status 128 - fatal: file a.go has only 2 lines"})
+	res := f.Call(t, pull.Tools(), "create_pull_review", args("body", "b", "comments", []any{map[string]any{"path": "a.go", "new_line": 99.0, "body": "x"}}))
+	require.True(t, res.IsError)
+	assert.Equal(t, "review pull request o/r#4: the forge failed on the line comments (500): exit status 128 - fatal: file a.go has only 2 lines; "+
+		"check each comment's path and line against get_pull_request_diff. The failed review may be left as an empty PENDING review of yours: "+
+		"list_pull_reviews shows it, delete_pull_review removes it", fakeforge.Text(t, res))
+
+	res = f.Call(t, pull.Tools(), "create_pull_review", args("body", "b"))
+	require.True(t, res.IsError)
+	assert.Contains(t, fakeforge.Text(t, res), "retry later", "without comments, the usual text")
 }
 
 func TestSubmitDismissDeleteReview(t *testing.T) {
