@@ -156,3 +156,49 @@ func TestObjectsDefaultBound(t *testing.T) {
 	require.Error(t, err)
 	assert.True(t, strings.HasSuffix(err.Error(), fmt.Sprintf("at most %d are allowed per call", tool.DefaultMaxItems)))
 }
+
+// FuzzObjects: any JSON given as an object list is refused with the tool's
+// prefix, or yields at most MaxItems items whose fields have their types,
+// constraints and defaults, and that pass the item rule.
+func FuzzObjects(f *testing.F) {
+	for _, s := range []string{
+		`[]`, `[{"path":"a","new_line":1,"body":"b"}]`, `"[{\"path\":\"a\",\"old_line\":2,\"body\":\"b\"}]"`,
+		`[{"path":"a","new_line":1,"old_line":1,"body":"b"}]`, `[{"path":"a","new_position":"3","body":"b"}]`,
+		`[1]`, `[[]]`, `[null]`, `{"path":"a"}`, `[{"path":"a","new_line":1,"body":"b","side":"left","x":1}]`,
+		`[{"path":"","new_line":1e308,"body":"b"}]`, `"not json"`, `[{},{},{},{}]`,
+	} {
+		f.Add([]byte(s))
+	}
+	d := reviewDef()
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var raw any
+		if json.Unmarshal(data, &raw) != nil {
+			return
+		}
+		a, err := d.Parse(map[string]any{"comments": raw})
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "invalid arguments for review: ") {
+				t.Fatalf("error without the tool's prefix: %v", err)
+			}
+			return
+		}
+		items := a.Objects("comments")
+		if len(items) > 3 {
+			t.Fatalf("%d items accepted, at most 3 allowed", len(items))
+		}
+		for _, it := range items {
+			if strings.TrimSpace(it.String("path")) == "" || it.String("body") == "" {
+				t.Fatalf("required field missing in %v", it)
+			}
+			if it.Has("new_line") == it.Has("old_line") {
+				t.Fatalf("the item rule did not hold: %v", it)
+			}
+			if it.Has("new_line") && it.Int("new_line") < 1 || it.Has("old_line") && it.Int("old_line") < 1 {
+				t.Fatalf("a line below 1 was accepted: %v", it)
+			}
+			if s := it.String("side"); s != "left" && s != "right" {
+				t.Fatalf("side %q outside its enum", s)
+			}
+		}
+	})
+}
