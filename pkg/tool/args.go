@@ -13,8 +13,8 @@ import (
 )
 
 // Args are a call's arguments after validation against the definition:
-// every value present has its parameter's Go type (string, int64, bool or
-// []string) and defaults are filled in.
+// every value present has its parameter's Go type (string, int64, bool,
+// []string, or []Args for an object list) and defaults are filled in.
 type Args struct {
 	m map[string]any
 }
