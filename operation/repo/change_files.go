@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"strings"
 
 	sdk "codeberg.org/mvdkleijn/forgejo-sdk/forgejo/v3"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -79,6 +80,21 @@ type ChangedFile struct {
 	SHA       string `json:"sha,omitempty"`
 }
 
+// staleSHA names the file whose sha the forge found out of date: its
+// message ("sha does not match [given: X, expected: Y]") names only SHAs.
+func staleSHA(err error, files []tool.Args) error {
+	var fe *forgejo.Error
+	if !errors.As(err, &fe) || !strings.Contains(fe.Message, "sha does not match") {
+		return err
+	}
+	for i, f := range files {
+		if sha := f.String("sha"); sha != "" && strings.Contains(fe.Message, "given: "+sha) {
+			return fmt.Errorf("%w; files[%d] (%s) has an out-of-date sha: read the file's current one with get_file_content", err, i, f.String("path"))
+		}
+	}
+	return err
+}
+
 func changeFiles(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
 	files := a.Objects("files")
 	ops := make([]map[string]any, 0, len(files))
@@ -118,7 +134,8 @@ func changeFiles(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.Call
 		Commit *sdk.FileCommitResponse `json:"commit"`
 	}
 	if err := c.DoJSON(ctx, "POST", p, nil, body, &fr); err != nil {
-		return nil, whichMissing(ctx, c, a, forgejo.Relabel(err, "change", subject), fmt.Sprintf("branch %q", branch), branch, "")
+		err = whichMissing(ctx, c, a, forgejo.Relabel(err, "change", subject), fmt.Sprintf("branch %q", branch), branch, "")
+		return nil, staleSHA(err, files)
 	}
 	out := Changed{Branch: a.String("new_branch"), Files: make([]ChangedFile, len(files))}
 	if out.Branch == "" {

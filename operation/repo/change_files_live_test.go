@@ -57,6 +57,7 @@ func TestLiveChangeFiles(t *testing.T) {
 	require.True(t, res.IsError)
 	t.Logf("stale sha: %s", fakeforge.Text(t, res))
 	assert.Contains(t, fakeforge.Text(t, res), "change 2 files in "+owner+"/"+name+"@work")
+	assert.Contains(t, fakeforge.Text(t, res), "files[1] (src/alpha.txt) has an out-of-date sha")
 	res = f.Call(t, repo.Tools(), "get_file_content", map[string]any{"owner": owner, "repo": name, "path": "src/c.txt", "ref": "work"})
 	assert.True(t, res.IsError, "nothing of a refused change is committed")
 

@@ -94,5 +94,6 @@ func TestChangeFilesForgeRefusal(t *testing.T) {
 	args["branch"] = "dev"
 	res := f.Call(t, repo.Tools(), "change_files", args)
 	require.True(t, res.IsError)
-	assert.Equal(t, "change file a in o/r@dev: the forge rejected the input (422): sha does not match [given: x, expected: y]", fakeforge.Text(t, res))
+	assert.Equal(t, "change file a in o/r@dev: the forge rejected the input (422): sha does not match [given: x, expected: y]; "+
+		"files[0] (a) has an out-of-date sha: read the file's current one with get_file_content", fakeforge.Text(t, res))
 }
