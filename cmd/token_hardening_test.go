@@ -44,6 +44,8 @@ func validArgs(t *testing.T, d tool.Def) map[string]any {
 			candidates = []any{true}
 		case p.Type == tool.TypeList:
 			candidates = []any{[]any{"x"}}
+		case p.Type == tool.TypeObjects:
+			candidates = []any{[]any{validItem(t, d, p)}}
 		default:
 			candidates = []any{base64.StdEncoding.EncodeToString([]byte("hello")), "o1", "main", "docs/readme.md", "hello.txt", "x", "2026-01-02"}
 			if p.Name == d.CLIFile || p.Name == "content" {
@@ -66,6 +68,37 @@ func validArgs(t *testing.T, d tool.Def) map[string]any {
 	_, err := d.Parse(args)
 	require.NoError(t, err, "synthesised arguments of %s", d.Name)
 	return args
+}
+
+// validItem synthesises one valid item of an object list: a value for
+// every field, then without one optional field or without all of them
+// until the item passes the list's own checks (exactly one of two fields).
+func validItem(t *testing.T, d tool.Def, p tool.Param) map[string]any {
+	t.Helper()
+	all := validArgs(t, tool.Def{Name: d.Name + "." + p.Name, Params: p.Items.Fields})
+	one := tool.Def{Name: d.Name, Params: []tool.Param{p}}
+	tries := []map[string]any{all}
+	required := map[string]any{}
+	for _, f := range p.Items.Fields {
+		if f.Required {
+			required[f.Name] = all[f.Name]
+			continue
+		}
+		without := map[string]any{}
+		for k, v := range all {
+			if k != f.Name {
+				without[k] = v
+			}
+		}
+		tries = append(tries, without)
+	}
+	for _, item := range append(tries, required) {
+		if _, err := one.Parse(map[string]any{p.Name: []any{item}}); err == nil {
+			return item
+		}
+	}
+	require.Fail(t, "no valid item", "for %s.%s", d.Name, p.Name)
+	return nil
 }
 
 // echoForge answers every request with its own dump (method, URL, every

@@ -25,6 +25,8 @@ var compatAliases = []struct {
 	{"target_commitish", "target", []string{"create_release", "edit_release"}},
 	{"depends_on_index", "dependency", []string{"add_issue_dependency", "remove_issue_dependency"}},
 	{"time_id", "entry_id", []string{"delete_issue_time_entry"}},
+	{"id", "review_id", []string{"get_pull_review", "submit_pull_review", "dismiss_pull_review", "delete_pull_review", "list_pull_review_comments"}},
+	{"state", "event", []string{"create_pull_review", "submit_pull_review"}},
 }
 
 // Aliases returns the compatibility table as tool name → alias → parameter.

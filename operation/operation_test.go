@@ -99,8 +99,12 @@ func sampleArgs(d tool.Def) map[string]any {
 	special := map[string]any{
 		"content":  base64.StdEncoding.EncodeToString([]byte("hello")),
 		"filename": "hello.txt",
+		"files":    []any{map[string]any{"operation": "create", "path": "hello.txt", "content": "hello"}},
 	}
 	args := map[string]any{}
+	for k, v := range sampleExtras[d.Name] {
+		args[k] = v
+	}
 	for _, p := range d.Params {
 		if !p.Required {
 			continue
@@ -131,6 +135,14 @@ func sampleArgs(d tool.Def) map[string]any {
 	return args
 }
 
+// sampleExtras are optional arguments some tools need to reach the forge:
+// one of a group of optional parameters, or a body an event requires.
+var sampleExtras = map[string]map[string]any{
+	"create_pull_review":     {"body": "x"},
+	"create_review_requests": {"reviewers": []any{"x"}},
+	"delete_review_requests": {"reviewers": []any{"x"}},
+}
+
 // additiveUpdates are the tools that PUT or PATCH and still only add:
 // each with why it is not destructive (the MCP spec: destructiveHint false
 // means the tool's updates are only additive).
@@ -148,6 +160,8 @@ var additiveUpdates = map[string]string{
 var destructivePosts = map[string]string{
 	"merge_pull_request":  "the merge rewrites the base branch and closes the pull request for good; it cannot be undone",
 	"cancel_workflow_run": "cancelled jobs stop and cannot be resumed, only run again",
+	"change_files":        "one POST that may overwrite and delete files",
+	"dismiss_pull_review": "it voids another user's approval or change request for the merge rules",
 }
 
 // TestAnnotationsMatchBehaviour calls every tool against a fake forge that

@@ -17,7 +17,7 @@ import (
 )
 
 // Toolset is the pull toolset; every tool of this package is in it.
-var Toolset = tool.Toolset{ID: "pull", Description: "Pull requests: list, read, diff, open and merge", Default: true}
+var Toolset = tool.Toolset{ID: "pull", Description: "Pull requests: list, read, diff, open, edit, review and merge", Default: true}
 
 // MaxDiffBytes bounds the diff text one get_pull_request_diff call returns.
 const MaxDiffBytes = 256 << 10
@@ -28,7 +28,7 @@ const maxDiffSkip = 16 << 20
 
 // Tools returns the pull toolset.
 func Tools() []tool.Def {
-	return []tool.Def{
+	return append([]tool.Def{
 		{
 			Name: "list_repo_pull_requests", Toolset: Toolset,
 			Description: "List pull requests without their bodies",
@@ -78,7 +78,7 @@ func Tools() []tool.Def {
 				tool.Bool("delete_branch", "Delete the head branch once merged", tool.Default(false))},
 			Annotations: tool.Destroy(false), Handler: mergePull,
 		},
-	}
+	}, append(reviewTools(), editTools()...)...)
 }
 
 // Pull is the compact shape of a pull request; Body is left out of lists.

@@ -43,7 +43,7 @@ func Tools() []tool.Def {
 			},
 			Annotations: tool.Write(false), Handler: createRepo,
 		},
-	}, historyTools()...), fileTools()...)
+	}, historyTools()...), append(fileTools(), changeFilesTool())...)
 }
 
 // Repo is the compact shape of a repository.

@@ -13,8 +13,8 @@ import (
 )
 
 // Args are a call's arguments after validation against the definition:
-// every value present has its parameter's Go type (string, int64, bool or
-// []string) and defaults are filled in.
+// every value present has its parameter's Go type (string, int64, bool,
+// []string, or []Args for an object list) and defaults are filled in.
 type Args struct {
 	m map[string]any
 }
@@ -96,7 +96,7 @@ func (d Def) parse(raw any, redact func(string) string) (Args, error) {
 		}
 		val, err := p.coerce(v, show)
 		if err != nil {
-			return Args{}, d.inputErr("argument %q %s", p.Name, err)
+			return Args{}, d.inputErr("%s", p.argError(err))
 		}
 		out[p.Name] = val
 	}
@@ -212,6 +212,8 @@ func (p Param) coerce(v any, show func(string) string) (any, error) {
 			out = append(out, s)
 		}
 		return out, nil
+	case TypeObjects:
+		return p.coerceObjects(v, show)
 	}
 	return nil, fmt.Errorf("has an unsupported type %q", p.Type)
 }

@@ -39,6 +39,9 @@ func (d Def) MCPTool() mcp.Tool {
 }
 
 func (p Param) schema() map[string]any {
+	if p.Type == TypeObjects {
+		return p.objectsSchema()
+	}
 	s := map[string]any{"type": string(p.Type), "description": p.Description}
 	if p.Type == TypeList {
 		s["items"] = map[string]any{"type": "string"}

@@ -102,6 +102,8 @@ type Param struct {
 	PatternHint string
 	// Sensitive values (file content) are never logged.
 	Sensitive bool
+	// Items are the item fields of a TypeObjects list (objects.go).
+	Items *ItemSpec
 }
 
 // Opt refines a Param.
@@ -208,6 +210,9 @@ func ParamSummary(p Param) string {
 		notes = append(notes, fmt.Sprintf("%d-%d", *p.Min, *p.Max))
 	} else if p.Min != nil {
 		notes = append(notes, fmt.Sprintf("at least %d", *p.Min))
+	}
+	if p.Type == TypeObjects {
+		notes = append(notes, p.objectsSummary())
 	}
 	if len(notes) > 0 {
 		s += " (" + strings.Join(notes, "; ") + ")"

@@ -1,0 +1,154 @@
+package repo
+
+import (
+	"context"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"strings"
+
+	sdk "codeberg.org/mvdkleijn/forgejo-sdk/forgejo/v3"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
+)
+
+// MaxChangedFiles bounds the files of one change_files commit.
+const MaxChangedFiles = 50
+
+// changeFilesTool is change_files: several files created, updated, moved
+// or deleted in one commit, which either happens whole or not at all.
+// Content is the file's text, as create_file and update_file take it.
+func changeFilesTool() tool.Def {
+	return tool.Def{
+		Name: "change_files", Title: "Change several files in one commit", Toolset: Toolset,
+		Description: "Create, update, move or delete several files in one commit: all or nothing",
+		Params: []tool.Param{tool.Owner(), tool.Repo(),
+			tool.Objects("files", "File changes", []tool.Param{
+				tool.Str("operation", "Operation", tool.Required(), tool.OneOf("create", "update", "delete")),
+				tool.Str("path", "File path", tool.Required()),
+				tool.Str("content", "File text"),
+				tool.Str("sha", "Current SHA (update, delete)"),
+				tool.Str("from_path", "Old path (update: move)"),
+			}, tool.Required(), tool.MaxItems(MaxChangedFiles), tool.ItemCheck(checkChange)),
+			tool.Str("message", "Commit message"),
+			tool.Str("branch", "Branch (default: the default branch)"),
+			tool.Str("new_branch", "New branch for the commit, from branch")},
+		Annotations: tool.Destroy(false), Handler: changeFiles, Output: Changed{}, LargeArgs: true,
+	}
+}
+
+// checkChange validates one file change: the fields its operation needs,
+// and paths by the rules every file route follows (forgejo.FilePath).
+func checkChange(f tool.Args) error {
+	op := f.String("operation")
+	switch {
+	case op != "delete" && !f.Has("content"):
+		return fmt.Errorf("%s needs content (the file's text)", op)
+	case op == "delete" && f.Has("content"):
+		return errors.New("delete takes no content")
+	case op != "create" && f.String("sha") == "":
+		return fmt.Errorf("%s needs sha, the file's current SHA (from get_file_content)", op)
+	case op != "update" && f.Has("from_path"):
+		return errors.New("from_path moves a file: only with update")
+	}
+	for _, name := range []string{"path", "from_path"} {
+		if !f.Has(name) {
+			continue
+		}
+		if _, err := forgejo.FilePath(nil, f.String(name)); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+	}
+	return nil
+}
+
+// Changed is what change_files returns: the commit and each file's new
+// SHA, in the order given.
+type Changed struct {
+	Commit    string        `json:"commit"`
+	CommitURL string        `json:"commit_url,omitempty"`
+	Branch    string        `json:"branch,omitempty"`
+	Files     []ChangedFile `json:"files"`
+}
+
+// ChangedFile is one file change_files wrote or deleted.
+type ChangedFile struct {
+	Operation string `json:"operation"`
+	Path      string `json:"path"`
+	SHA       string `json:"sha,omitempty"`
+}
+
+// staleSHA names the file whose sha the forge found out of date: its
+// message ("sha does not match [given: X, expected: Y]") names only SHAs.
+func staleSHA(err error, files []tool.Args) error {
+	var fe *forgejo.Error
+	if !errors.As(err, &fe) || !strings.Contains(fe.Message, "sha does not match") {
+		return err
+	}
+	for i, f := range files {
+		if sha := f.String("sha"); sha != "" && strings.Contains(fe.Message, "given: "+sha) {
+			return fmt.Errorf("%w; files[%d] (%s) has an out-of-date sha: read the file's current one with get_file_content", err, i, f.String("path"))
+		}
+	}
+	return err
+}
+
+func changeFiles(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
+	files := a.Objects("files")
+	ops := make([]map[string]any, 0, len(files))
+	for _, f := range files {
+		op := map[string]any{"operation": f.String("operation"), "path": f.String("path")}
+		if f.Has("content") {
+			op["content"] = base64.StdEncoding.EncodeToString([]byte(f.String("content")))
+		}
+		for _, name := range []string{"sha", "from_path"} {
+			if v := f.String(name); v != "" {
+				op[name] = v
+			}
+		}
+		ops = append(ops, op)
+	}
+	body := map[string]any{"files": ops}
+	for _, name := range []string{"message", "branch", "new_branch"} {
+		if v := a.String(name); v != "" {
+			body[name] = v
+		}
+	}
+	p, err := tool.RepoRoute(a, "contents")
+	if err != nil {
+		return nil, err
+	}
+	branch := a.String("branch")
+	subject := fmt.Sprintf("%d files in %s", len(files), tool.FullName(a))
+	if len(files) == 1 {
+		subject = fmt.Sprintf("file %s in %s", files[0].String("path"), tool.FullName(a))
+	}
+	if branch != "" {
+		subject += "@" + branch
+	}
+	// The forge's FilesResponse; the SDK has no type for it.
+	var fr struct {
+		Files  []*sdk.ContentsResponse `json:"files"`
+		Commit *sdk.FileCommitResponse `json:"commit"`
+	}
+	if err := c.DoJSON(ctx, "POST", p, nil, body, &fr); err != nil {
+		err = whichMissing(ctx, c, a, forgejo.Relabel(err, "change", subject), fmt.Sprintf("branch %q", branch), branch, "")
+		return nil, staleSHA(err, files)
+	}
+	out := Changed{Branch: a.String("new_branch"), Files: make([]ChangedFile, len(files))}
+	if out.Branch == "" {
+		out.Branch = branch
+	}
+	if fr.Commit != nil {
+		out.Commit, out.CommitURL = fr.Commit.SHA, fr.Commit.HTMLURL
+	}
+	for i, f := range files {
+		out.Files[i] = ChangedFile{Operation: f.String("operation"), Path: f.String("path")}
+		if i < len(fr.Files) && fr.Files[i] != nil && f.String("operation") != "delete" {
+			out.Files[i].SHA = fr.Files[i].SHA
+		}
+	}
+	return tool.JSON(out)
+}
