@@ -10,5 +10,6 @@ import (
 // and its history: the repository itself, commits, comparisons, trees,
 // tags, branches, commit statuses and collaborators.
 func codeTools() []tool.Def {
-	return slices.Concat(repoTools(), commitTools())
+	return slices.Concat(repoTools(), commitTools(), tagTools(), statusTools(),
+		[]tool.Def{compareTool(), treeTool(), deleteBranchTool(), collaboratorsTool()})
 }
