@@ -13,7 +13,7 @@ import (
 func collaboratorsTool() tool.Def {
 	return tool.Def{
 		Name: "list_collaborators", Title: "List collaborators", Toolset: Toolset,
-		Description: "List a repository's collaborators (users given access to it directly)",
+		Description: "List users given direct access to a repository",
 		Params:      []tool.Param{tool.Owner(), tool.Repo(), tool.Page(), tool.Limit()},
 		Annotations: tool.Read(), Handler: listCollaborators, Output: tool.ListPage[Collaborator]{},
 	}

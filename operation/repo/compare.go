@@ -19,10 +19,10 @@ const maxCompareCommits = 100
 func compareTool() tool.Def {
 	return tool.Def{
 		Name: "compare_commits", Title: "Compare two commits", Toolset: Toolset,
-		Description: "Compare base with head: the commits head has that base lacks, and the files they change",
+		Description: "Compare: the commits head has that base lacks, and the files they change",
 		Params: []tool.Param{tool.Owner(), tool.Repo(),
-			tool.Str("base", "Base: branch, tag or commit SHA", tool.Required(), tool.MaxLen(255)),
-			tool.Str("head", "Head: branch, tag or commit SHA", tool.Required(), tool.MaxLen(255))},
+			tool.Str("base", "Branch, tag or SHA", tool.Required(), tool.MaxLen(255)),
+			tool.Str("head", "Branch, tag or SHA", tool.Required(), tool.MaxLen(255))},
 		Annotations: tool.Read(), Handler: compareCommits, Output: Comparison{},
 	}
 }

@@ -16,7 +16,7 @@ func repoTools() []tool.Def {
 	return []tool.Def{
 		{
 			Name: "get_repo", Title: "Get a repository", Toolset: Toolset,
-			Description: "Get a repository: default branch, your permissions, fork parent, size, topics, counts",
+			Description: "Get a repository: default branch, your permissions, fork parent, topics",
 			Params:      []tool.Param{tool.Owner(), tool.Repo()},
 			Annotations: tool.Read(), Handler: getRepo, Output: RepoDetail{},
 		},
@@ -24,8 +24,8 @@ func repoTools() []tool.Def {
 			Name: "fork_repo", Title: "Fork a repository", Toolset: Toolset,
 			Description: "Fork a repository into the token's user or an organisation",
 			Params: []tool.Param{tool.Owner(), tool.Repo(),
-				tool.Named("organization", "Organisation to own the fork (default: the token's user)").Optional(),
-				tool.Named("name", "Name of the fork (default: the repository's)").Optional()},
+				tool.Named("organization", "Owning organisation (default: you)").Optional(),
+				tool.Named("name", "Fork name (default: the same)").Optional()},
 			Annotations: tool.Write(false), Handler: forkRepo, Output: RepoDetail{},
 		},
 	}

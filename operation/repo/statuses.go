@@ -20,7 +20,7 @@ import (
 const maxCombinedStatuses = 50
 
 func statusRefParam() tool.Param {
-	return tool.Str("ref", "Branch, tag or commit SHA", tool.Required(), tool.MaxLen(255))
+	return tool.Str("ref", "Branch, tag or SHA", tool.Required(), tool.MaxLen(255))
 }
 
 // statusTools returns the commit status (CI state) tools.
@@ -28,25 +28,25 @@ func statusTools() []tool.Def {
 	return []tool.Def{
 		{
 			Name: "get_commit_status", Title: "Get a commit's CI state", Toolset: Toolset,
-			Description: "Get a commit's combined CI state and the latest status of each check (context)",
+			Description: "Get a commit's combined CI state and each check's latest status",
 			Params:      []tool.Param{tool.Owner(), tool.Repo(), statusRefParam()},
 			Annotations: tool.Read(), Handler: getCommitStatus, Output: CombinedStatus{},
 		},
 		{
 			Name: "list_commit_statuses", Title: "List a commit's statuses", Toolset: Toolset,
-			Description: "List every status reported on a commit, newest first, superseded ones included",
+			Description: "List all statuses of a commit, superseded ones included",
 			Params:      []tool.Param{tool.Owner(), tool.Repo(), statusRefParam(), tool.Page(), tool.Limit()},
 			Annotations: tool.Read(), Handler: listCommitStatuses, Output: tool.ListPage[Status]{},
 		},
 		{
 			Name: "create_commit_status", Title: "Report a commit status", Toolset: Toolset,
-			Description: "Report the state of a check (context) on a commit, as CI does",
+			Description: "Report a CI check's state on a commit",
 			Params: []tool.Param{tool.Owner(), tool.Repo(),
-				tool.Str("sha", "Commit SHA, or a branch or tag (its head commit)", tool.Required(), tool.MaxLen(255)),
+				tool.Str("sha", "Commit SHA, branch or tag", tool.Required(), tool.MaxLen(255)),
 				tool.Str("state", "State", tool.Required(), tool.OneOf("pending", "success", "error", "failure", "warning")),
-				tool.Str("context", "Name of the check, such as ci/lint", tool.Default("default"), tool.MaxLen(255)),
+				tool.Str("context", "Check name, e.g. ci/lint", tool.Default("default"), tool.MaxLen(255)),
 				tool.Str("description", "Short description", tool.MaxLen(255)),
-				tool.Str("target_url", "Link to the check's details", tool.MaxLen(2048))},
+				tool.Str("target_url", "Details URL", tool.MaxLen(2048))},
 			Annotations: tool.Write(false), Handler: createCommitStatus, Output: Status{},
 		},
 	}

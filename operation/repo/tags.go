@@ -34,11 +34,11 @@ func tagTools() []tool.Def {
 		},
 		{
 			Name: "create_tag", Title: "Create a tag", Toolset: Toolset,
-			Description: "Create a tag at a branch or commit; annotated when a message is given",
+			Description: "Create a tag at a branch or commit",
 			Params: []tool.Param{tool.Owner(), tool.Repo(),
 				tool.Str("tag_name", "Name of the new tag", tool.Required(), tool.MaxLen(255)),
-				tool.Str("target", "Branch or commit SHA to tag (default: the default branch)", tool.MaxLen(255)),
-				tool.Str("message", "Message of an annotated tag", tool.MaxLen(65536))},
+				tool.Str("target", "Branch or SHA (default: default branch)", tool.MaxLen(255)),
+				tool.Str("message", "Message: makes the tag annotated", tool.MaxLen(65536))},
 			Annotations: tool.Write(false), Handler: createTag, Output: Tag{},
 		},
 		{

@@ -14,9 +14,9 @@ import (
 func treeTool() tool.Def {
 	return tool.Def{
 		Name: "get_repo_tree", Title: "Get a repository's file tree", Toolset: Toolset,
-		Description: "List the files and directories of a tree at a ref, one level or recursively, paged",
+		Description: "List a tree's files and directories at a ref, paged",
 		Params: []tool.Param{tool.Owner(), tool.Repo(),
-			tool.Str("ref", "Branch, tag, commit or tree SHA (default: the default branch)", tool.MaxLen(255)),
+			tool.Str("ref", "Branch, tag or SHA (default: default branch)", tool.MaxLen(255)),
 			tool.Bool("recursive", "Descend into subdirectories", tool.Default(false)),
 			tool.Page(),
 			tool.Int("limit", "Entries per page", tool.Default(200), tool.Range(1, 1000))},
