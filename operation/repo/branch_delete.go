@@ -38,7 +38,10 @@ func deleteBranch(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.Cal
 			return nil, whyNotDeleted(ctx, c, a, err)
 		}
 		if forgejo.IsNotFound(err) {
-			return nil, fmt.Errorf("%w; list_branches shows the branches", whichMissing(ctx, c, a, err, "", "", ""))
+			if e := whichMissing(ctx, c, a, err, "", "", ""); e != err {
+				return nil, e // the repository
+			}
+			return nil, fmt.Errorf("%w; list_branches shows the branches", err)
 		}
 		return nil, err
 	}

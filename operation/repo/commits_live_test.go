@@ -115,7 +115,8 @@ func TestLiveRepoTree(t *testing.T) {
 	for _, e := range all.Entries {
 		paths[e.Path] = e.Type
 		if e.Path == "docs/guide/intro.md" {
-			assert.Equal(t, int64(len("one\ntwo\nthree\n")), e.Size)
+			require.NotNil(t, e.Size)
+			assert.Equal(t, int64(len("one\ntwo\nthree\n")), *e.Size)
 		}
 	}
 	assert.Equal(t, map[string]string{"README.md": "blob", "docs": "tree", "docs/guide": "tree", "docs/guide/intro.md": "blob", "z.txt": "blob"}, paths)

@@ -19,11 +19,13 @@ func TestGetRepoTree(t *testing.T) {
 		"tree": []any{
 			map[string]any{"path": "docs", "mode": "040000", "type": "tree", "size": 0, "sha": "d1", "url": "http://x/d1"},
 			map[string]any{"path": "docs/a.md", "mode": "100644", "type": "blob", "size": 12, "sha": "b1", "url": "http://x/b1"},
-		}, "truncated": true, "page": 1, "total_count": 3})
+			map[string]any{"path": "docs/empty", "mode": "100644", "type": "blob", "size": 0, "sha": "b0", "url": "http://x/b0"},
+		}, "truncated": true, "page": 1, "total_count": 4})
 	res := f.Call(t, repo.Tools(), "get_repo_tree", map[string]any{"owner": "o", "repo": "r", "recursive": true, "limit": 2.0})
 	require.False(t, res.IsError, fakeforge.Text(t, res))
 	assert.JSONEq(t, `{"sha":"c0ffee","entries":[{"path":"docs","type":"tree","sha":"d1"},
-		{"path":"docs/a.md","type":"blob","size":12,"sha":"b1"}],"page":1,"total_count":3,"has_more":true,"truncated":true}`,
+		{"path":"docs/a.md","type":"blob","size":12,"sha":"b1"},{"path":"docs/empty","type":"blob","size":0,"sha":"b0"}],
+		"page":1,"total_count":4,"has_more":true,"truncated":true}`,
 		fakeforge.Text(t, res))
 	reqs := f.Requests()
 	require.Len(t, reqs, 2)
@@ -153,4 +155,46 @@ func TestListCollaborators(t *testing.T) {
 	require.False(t, res.IsError, fakeforge.Text(t, res))
 	assert.JSONEq(t, `{"items":[{"login":"bob","full_name":"Bob B"}],"page":1,"has_more":false}`, fakeforge.Text(t, res))
 	assert.Contains(t, f.Requests()[0].RawQuery, "limit=5")
+}
+
+func TestCreateTagMissing(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		repoStatus int
+		target     string
+		want       string
+	}{
+		{"repository", 404, "main", "repository o/r not found (404)"},
+		{"target", 200, "nope", `target "nope" in o/r not found (404)`},
+		{"target with a slash", 200, "no/pe", `target "no/pe" in o/r not found (404)`},
+		{"default branch", 200, "", "the default branch in o/r not found (404)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := fakeforge.New(t)
+			f.JSON("GET /api/v1/repos/o/r", tc.repoStatus, rawRepo)
+			f.JSON("POST /api/v1/repos/o/r/tags", 404, map[string]string{"message": "target not found"})
+			res := f.Call(t, repo.Tools(), "create_tag", map[string]any{"owner": "o", "repo": "r", "tag_name": "v1", "target": tc.target})
+			require.True(t, res.IsError)
+			assert.Contains(t, fakeforge.Text(t, res), tc.want)
+		})
+	}
+}
+
+func TestDeleteBranchMissing(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		repoStatus int
+		want       string
+	}{
+		{"repository", 404, "repository o/r not found (404): it does not exist or this token cannot see it"},
+		{"branch", 200, "branch gone/x in o/r not found (404): it does not exist or this token cannot see it; list_branches shows the branches"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := fakeforge.New(t)
+			f.JSON("GET /api/v1/repos/o/r", tc.repoStatus, rawRepo)
+			res := f.Call(t, repo.Tools(), "delete_branch", map[string]any{"owner": "o", "repo": "r", "branch": "gone/x"})
+			require.True(t, res.IsError)
+			assert.Equal(t, tc.want, fakeforge.Text(t, res))
+		})
+	}
 }

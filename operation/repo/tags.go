@@ -119,11 +119,13 @@ func createTag(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallTo
 	t, resp, err := c.SDK(ctx).CreateTag(a.String("owner"), a.String("repo"), sdk.CreateTagOption{
 		TagName: name, Target: a.String("target"), Message: a.String("message")})
 	if err := forgejo.Fail(resp, err, "create", tagRef(a, name)); err != nil {
-		if forgejo.IsNotFound(err) {
-			err = forgejo.NotFoundAs(err, tool.RepoRef(a))
-			if target := a.String("target"); target != "" {
-				err = whichMissing(ctx, c, a, err, fmt.Sprintf("target %q", target), target, "")
+		if forgejo.IsNotFound(err) { // the repository or the target
+			target, what := a.String("target"), "the default branch"
+			if target != "" {
+				what = fmt.Sprintf("target %q", target)
 			}
+			err = forgejo.NotFoundAs(err, what+" in "+tool.FullName(a))
+			return nil, whichMissing(ctx, c, a, err, what, target, "")
 		}
 		return nil, err
 	}

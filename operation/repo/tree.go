@@ -28,7 +28,7 @@ func treeTool() tool.Def {
 type TreeEntry struct {
 	Path string `json:"path"`
 	Type string `json:"type"`
-	Size int64  `json:"size,omitempty"`
+	Size *int64 `json:"size,omitempty"` // of a file
 	SHA  string `json:"sha"`
 }
 
@@ -56,7 +56,11 @@ func getTree(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallTool
 	}
 	out := Tree{SHA: t.SHA, Entries: make([]TreeEntry, 0, len(t.Entries)), Page: t.Page, TotalCount: t.TotalCount, Truncated: t.Truncated}
 	for _, e := range t.Entries {
-		out.Entries = append(out.Entries, TreeEntry{Path: e.Path, Type: e.Type, Size: e.Size, SHA: e.SHA})
+		entry := TreeEntry{Path: e.Path, Type: e.Type, SHA: e.SHA}
+		if e.Type == "blob" {
+			entry.Size = &e.Size
+		}
+		out.Entries = append(out.Entries, entry)
 	}
 	out.HasMore = int64(out.Page)*a.Int("limit") < int64(out.TotalCount)
 	return tool.JSON(out)
