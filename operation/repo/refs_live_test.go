@@ -30,6 +30,9 @@ func TestLiveTags(t *testing.T) {
 	assert.Equal(t, ann, decode[repo.Tag](t, call("get_tag", map[string]any{"tag": "release/v2"})), "a tag with '/' travels part by part")
 
 	assert.Equal(t, light, decode[repo.Tag](t, call("get_tag", map[string]any{"tag": "v1.0.0"})))
+	// A tag names a commit wherever a ref is taken, '/' or not.
+	assert.Equal(t, ch.second, decode[repo.CommitDetail](t, call("get_commit", map[string]any{"sha": "release/v2"})).SHA)
+	assert.Equal(t, ch.first, decode[repo.CommitDetail](t, call("get_commit", map[string]any{"sha": "v1.0.0"})).SHA)
 	assert.JSONEq(t, `{"deleted":true,"tag":"v1.0.0"}`, call("delete_tag", map[string]any{"tag": "v1.0.0"}))
 	res := f.Call(t, repo.Tools(), "get_tag", map[string]any{"owner": ch.owner, "repo": ch.name, "tag": "v1.0.0"})
 	require.True(t, res.IsError)

@@ -22,7 +22,7 @@ func tagTools() []tool.Def {
 	return []tool.Def{
 		{
 			Name: "list_tags", Title: "List tags", Toolset: Toolset,
-			Description: "List a repository's tags, newest first",
+			Description: "List a repository's tags",
 			Params:      []tool.Param{tool.Owner(), tool.Repo(), tool.Page(), tool.Limit()},
 			Annotations: tool.Read(), Handler: listTags, Output: tool.ListPage[Tag]{},
 		},
