@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -116,4 +117,21 @@ func TestLiveForkIntoOrganisation(t *testing.T) {
 	res = f.Call(t, repo.Tools(), "fork_repo", map[string]any{"owner": owner, "repo": name, "organization": "no-such-org-" + org})
 	require.True(t, res.IsError)
 	assert.Equal(t, fmt.Sprintf("fork repository %s/%s into organisation no-such-org-%s: the repository or the organisation does not exist (404), or this token cannot see it", owner, name, org), fakeforge.Text(t, res))
+}
+
+func TestLiveEmptyRepository(t *testing.T) {
+	f := testforge.Get(t)
+	name := fmt.Sprintf("t-empty-%d", time.Now().UnixNano())
+	require.Equal(t, http.StatusCreated, f.Do(t, "POST", "/user/repos", map[string]any{"name": name, "private": true}, nil))
+	t.Cleanup(func() { f.Do(t, "DELETE", fmt.Sprintf("/repos/%s/%s", f.User, name), nil, nil) })
+	call := f.RepoCaller(t, repo.Tools(), f.User, name)
+
+	r := decode[repo.RepoDetail](t, call("get_repo", map[string]any{}))
+	assert.True(t, r.Empty)
+	assert.Equal(t, []string{}, r.Topics)
+	for _, tl := range []string{"get_repo_tree", "get_commit_status"} {
+		res := f.Call(t, repo.Tools(), tl, map[string]any{"owner": f.User, "repo": name, "ref": "main"})
+		require.True(t, res.IsError, tl)
+		assert.Equal(t, fmt.Sprintf("repository %s/%s is empty: it has no commits yet", f.User, name), fakeforge.Text(t, res), tl)
+	}
 }
