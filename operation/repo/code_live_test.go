@@ -90,6 +90,13 @@ func TestLiveGetRepo(t *testing.T) {
 	res := f.WithToken(f.Token2).Call(t, repo.Tools(), "get_repo", map[string]any{"owner": owner, "repo": name})
 	require.True(t, res.IsError)
 	assert.Equal(t, fmt.Sprintf("repository %s/%s not found (404): it does not exist or this token cannot see it", owner, name), fakeforge.Text(t, res))
+
+	// Given read access, it sees the repository and that it may only read.
+	require.Equal(t, http.StatusNoContent, f.Do(t, "PUT", fmt.Sprintf("/repos/%s/%s/collaborators/%s", owner, name, f.User2),
+		map[string]any{"permission": "read"}, nil))
+	res = f.WithToken(f.Token2).Call(t, repo.Tools(), "get_repo", map[string]any{"owner": owner, "repo": name})
+	require.False(t, res.IsError, fakeforge.Text(t, res))
+	assert.Equal(t, &repo.Permissions{Pull: true}, decode[repo.RepoDetail](t, fakeforge.Text(t, res)).Permissions)
 }
 
 func TestLiveForkIntoOrganisation(t *testing.T) {
