@@ -27,6 +27,7 @@ var compatAliases = []struct {
 	{"time_id", "entry_id", []string{"delete_issue_time_entry"}},
 	{"id", "review_id", []string{"get_pull_review", "submit_pull_review", "dismiss_pull_review", "delete_pull_review", "list_pull_review_comments"}},
 	{"state", "event", []string{"create_pull_review", "submit_pull_review"}},
+	{"user", "owner", []string{"fork_repo"}},
 }
 
 // Aliases returns the compatibility table as tool name → alias → parameter.

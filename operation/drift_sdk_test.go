@@ -13,6 +13,11 @@ import (
 // SDK call answers a definition missing here.
 var sdkTypes = map[string]reflect.Type{
 	"Branch":             reflect.TypeFor[sdk.Branch](),
+	"CommitStatus":       reflect.TypeFor[sdk.Status](),
+	"GitTreeResponse":    reflect.TypeFor[sdk.GitTreeResponse](),
+	"PullReview":         reflect.TypeFor[sdk.PullReview](),
+	"PullReviewComment":  reflect.TypeFor[sdk.PullReviewComment](),
+	"Tag":                reflect.TypeFor[sdk.Tag](),
 	"BranchProtection":   reflect.TypeFor[sdk.BranchProtection](),
 	"ChangedFile":        reflect.TypeFor[sdk.ChangedFile](),
 	"Comment":            reflect.TypeFor[sdk.Comment](),

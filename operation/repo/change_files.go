@@ -70,11 +70,11 @@ type Changed struct {
 	Commit    string        `json:"commit"`
 	CommitURL string        `json:"commit_url,omitempty"`
 	Branch    string        `json:"branch,omitempty"`
-	Files     []ChangedFile `json:"files"`
+	Files     []WrittenFile `json:"files"`
 }
 
-// ChangedFile is one file change_files wrote or deleted.
-type ChangedFile struct {
+// WrittenFile is one file change_files wrote or deleted.
+type WrittenFile struct {
 	Operation string `json:"operation"`
 	Path      string `json:"path"`
 	SHA       string `json:"sha,omitempty"`
@@ -137,7 +137,7 @@ func changeFiles(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.Call
 		err = whichMissing(ctx, c, a, forgejo.Relabel(err, "change", subject), fmt.Sprintf("branch %q", branch), branch, "")
 		return nil, staleSHA(err, files)
 	}
-	out := Changed{Branch: a.String("new_branch"), Files: make([]ChangedFile, len(files))}
+	out := Changed{Branch: a.String("new_branch"), Files: make([]WrittenFile, len(files))}
 	if out.Branch == "" {
 		out.Branch = branch
 	}
@@ -145,7 +145,7 @@ func changeFiles(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.Call
 		out.Commit, out.CommitURL = fr.Commit.SHA, fr.Commit.HTMLURL
 	}
 	for i, f := range files {
-		out.Files[i] = ChangedFile{Operation: f.String("operation"), Path: f.String("path")}
+		out.Files[i] = WrittenFile{Operation: f.String("operation"), Path: f.String("path")}
 		if i < len(fr.Files) && fr.Files[i] != nil && f.String("operation") != "delete" {
 			out.Files[i].SHA = fr.Files[i].SHA
 		}

@@ -13,7 +13,7 @@ import (
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/repo"
 )
 
-func change(ops ...map[string]any) map[string]any {
+func changeArgs(ops ...map[string]any) map[string]any {
 	files := make([]any, len(ops))
 	for i, o := range ops {
 		files[i] = o
@@ -31,7 +31,7 @@ func TestChangeFiles(t *testing.T) {
 		},
 		"commit": map[string]any{"sha": "c0ffee", "html_url": "http://x/o/r/commit/c0ffee", "message": "m"},
 	})
-	args := change(
+	args := changeArgs(
 		map[string]any{"operation": "create", "path": "a.txt", "content": "alpha\n"},
 		map[string]any{"operation": "update", "path": "docs/b.txt", "from_path": "b.txt", "sha": "old", "content": "ünïcode"},
 		map[string]any{"operation": "delete", "path": "c.txt", "sha": "ccc"},
@@ -63,17 +63,17 @@ func TestChangeFilesRefusals(t *testing.T) {
 		args map[string]any
 		want string
 	}{
-		{"no files", change(), "files must have at least one item"},
-		{"create without content", change(map[string]any{"operation": "create", "path": "a"}), "files[0]: create needs content"},
-		{"update without sha", change(map[string]any{"operation": "create", "path": "a", "content": ""},
+		{"no files", changeArgs(), "files must have at least one item"},
+		{"create without content", changeArgs(map[string]any{"operation": "create", "path": "a"}), "files[0]: create needs content"},
+		{"update without sha", changeArgs(map[string]any{"operation": "create", "path": "a", "content": ""},
 			map[string]any{"operation": "update", "path": "b", "content": "x"}), "files[1]: update needs sha"},
-		{"delete with content", change(map[string]any{"operation": "delete", "path": "a", "sha": "s", "content": "x"}), "files[0]: delete takes no content"},
-		{"move on create", change(map[string]any{"operation": "create", "path": "a", "content": "x", "from_path": "b"}), "files[0]: from_path moves a file: only with update"},
-		{"climbing path", change(map[string]any{"operation": "create", "path": "../etc/passwd", "content": "x"}), `files[0]: path: `},
-		{"absolute path", change(map[string]any{"operation": "create", "path": "/a", "content": "x"}), "without a leading '/'"},
-		{"climbing from_path", change(map[string]any{"operation": "update", "path": "a", "from_path": "a/../../b", "sha": "s", "content": "x"}), "files[0]: from_path: "},
-		{"unknown operation", change(map[string]any{"operation": "rename", "path": "a"}), "files[0].operation must be one of create, update, delete"},
-		{"unknown field", change(map[string]any{"operation": "create", "path": "a", "content": "x", "encoding": "base64"}), `files[0]: unknown field "encoding"`},
+		{"delete with content", changeArgs(map[string]any{"operation": "delete", "path": "a", "sha": "s", "content": "x"}), "files[0]: delete takes no content"},
+		{"move on create", changeArgs(map[string]any{"operation": "create", "path": "a", "content": "x", "from_path": "b"}), "files[0]: from_path moves a file: only with update"},
+		{"climbing path", changeArgs(map[string]any{"operation": "create", "path": "../etc/passwd", "content": "x"}), `files[0]: path: `},
+		{"absolute path", changeArgs(map[string]any{"operation": "create", "path": "/a", "content": "x"}), "without a leading '/'"},
+		{"climbing from_path", changeArgs(map[string]any{"operation": "update", "path": "a", "from_path": "a/../../b", "sha": "s", "content": "x"}), "files[0]: from_path: "},
+		{"unknown operation", changeArgs(map[string]any{"operation": "rename", "path": "a"}), "files[0].operation must be one of create, update, delete"},
+		{"unknown field", changeArgs(map[string]any{"operation": "create", "path": "a", "content": "x", "encoding": "base64"}), `files[0]: unknown field "encoding"`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -90,7 +90,7 @@ func TestChangeFilesRefusals(t *testing.T) {
 func TestChangeFilesForgeRefusal(t *testing.T) {
 	f := fakeforge.New(t)
 	f.JSON("POST /api/v1/repos/o/r/contents", 422, map[string]any{"message": "sha does not match [given: x, expected: y]"})
-	args := change(map[string]any{"operation": "update", "path": "a", "sha": "x", "content": "y"})
+	args := changeArgs(map[string]any{"operation": "update", "path": "a", "sha": "x", "content": "y"})
 	args["branch"] = "dev"
 	res := f.Call(t, repo.Tools(), "change_files", args)
 	require.True(t, res.IsError)

@@ -123,6 +123,7 @@ func Fields() []FieldDiff {
 		{Definition: "ActionArtifact", Forgejo: "run_id", Gitea: "workflow_run", Handling: BothSpellings + " (Gitea's workflow_run.id)"},
 		{Definition: "ActionArtifactsResponse", Gitea: "total_count",
 			Handling: "Forgejo answers a bare array without a total: a full page means more may follow"},
+		{Definition: "Compare", Forgejo: "files", Handling: "Forgejo's file list; on Gitea built from the commits' own files"},
 		{Definition: "IssueTemplate", Gitea: "assignees", Handling: OneSided, Result: "assignees"},
 		{Definition: "query of GET /repos/{owner}/{repo}/actions/runs", Forgejo: "ref", Gitea: "branch",
 			Handling: "both sent: ref=refs/heads/BRANCH and branch=BRANCH"},
