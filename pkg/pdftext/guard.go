@@ -22,9 +22,9 @@ import (
 // and a stop must not be swallowed.
 type stop struct{ err error }
 
-func (s stop) Error() string   { return s.err.Error() }
-func (s stop) RuntimeError()   {}
-func (s stop) Unwrap() error   { return s.err }
+func (s stop) Error() string { return s.err.Error() }
+func (s stop) RuntimeError() {}
+func (s stop) Unwrap() error { return s.err }
 
 type guard struct {
 	ctx    context.Context
