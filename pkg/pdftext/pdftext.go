@@ -447,3 +447,37 @@ func hasImage(p pdf.Page) bool {
 	}
 	return false
 }
+
+// Format lays the result out as one text an agent reads directly: each
+// page under a "--- page N of M ---" line (which carries the page's note),
+// and the result's note at the end.
+func Format(r *Result) string {
+	var b strings.Builder
+	for _, p := range r.Pages {
+		fmt.Fprintf(&b, "--- page %d of %d", p.Number, r.PageCount)
+		if p.Note != "" {
+			fmt.Fprintf(&b, " (%s)", p.Note)
+		}
+		b.WriteString(" ---\n")
+		if p.Text != "" {
+			b.WriteString(p.Text)
+			b.WriteByte('\n')
+		}
+	}
+	if r.Note != "" {
+		fmt.Fprintf(&b, "--- %s ---\n", r.Note)
+	}
+	return b.String()
+}
+
+// Span says which pages a result holds: "2", "1-3", or "" for none.
+func (r *Result) Span() string {
+	switch n := len(r.Pages); {
+	case n == 0:
+		return ""
+	case n == 1:
+		return strconv.Itoa(r.Pages[0].Number)
+	default:
+		return fmt.Sprintf("%d-%d", r.Pages[0].Number, r.Pages[n-1].Number)
+	}
+}
