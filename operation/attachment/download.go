@@ -37,8 +37,8 @@ type downloaded struct {
 	Total      int64  `json:"total,omitempty"`
 	NextOffset *int64 `json:"next_offset,omitempty"`
 	// PDF describes the PDF's text, which follows as a text content.
-	PDF  *PDFInfo `json:"pdf,omitempty"`
-	Note string   `json:"note,omitempty"`
+	PDF  *pdftext.Info `json:"pdf,omitempty"`
+	Note string        `json:"note,omitempty"`
 }
 
 func (s scope) download(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
@@ -118,11 +118,15 @@ func Download(ctx context.Context, c *forgejo.Client, a tool.Args, att *sdk.Atta
 	out.MIMEType, out.Note = mt, note
 	var pdfText *mcp.TextContent
 	if whole && pdftext.IsPDF(body) {
-		info, text, err := PDFText(ctx, body, a.String("pages"))
+		info, text, ok, err := pdftext.Read(ctx, body, a.String("pages"))
 		if err != nil {
 			return nil, err
 		}
-		out.PDF, pdfText = &info, text
+		out.PDF = &info
+		if ok {
+			tc := mcp.NewTextContent(text)
+			pdfText = &tc
+		}
 	} else if wantPages {
 		return nil, fmt.Errorf("attachment %d (%s) is not a PDF (%s), so it has no pages to read", att.ID, att.Name, mt)
 	}
@@ -144,7 +148,7 @@ func Download(ctx context.Context, c *forgejo.Client, a tool.Args, att *sdk.Atta
 	switch it, isImage := tool.ImageType(body); {
 	case whole && isImage:
 		out.Content, content = "image", tool.Image(it, body)
-	case whole && out.PDF == nil && IsText(body):
+	case whole && out.PDF == nil && tool.IsText(body):
 		out.Content, content = "text", mcp.NewTextContent(string(body))
 	default:
 		out.Content = "blob"

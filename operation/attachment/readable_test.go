@@ -10,6 +10,7 @@ import (
 
 	"codeberg.org/forgejo-mcp/forgejo-mcp/internal/pdfgen"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/attachment"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
 )
 
 func report() []byte {
@@ -95,7 +96,7 @@ func TestIsText(t *testing.T) {
 		{"\xff\xfe bad utf-8", false},
 		{"\x01\x02\x03\x04 mostly control", false},
 	} {
-		assert.Equal(t, tc.want, attachment.IsText([]byte(tc.data)), "%q", tc.data)
+		assert.Equal(t, tc.want, tool.IsText([]byte(tc.data)), "%q", tc.data)
 	}
 }
 
