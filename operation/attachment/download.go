@@ -74,8 +74,8 @@ func Download(ctx context.Context, c *forgejo.Client, a tool.Args, att *sdk.Atta
 	bigPDF := !window && att.Size > MaxInlineDownloadBytes && pdfByName && att.Size <= MaxPDFBytes
 	if !window && att.Size > MaxInlineDownloadBytes && !bigPDF {
 		if wantPages {
-			return nil, fmt.Errorf("attachment %d (%s, %d bytes) is not a PDF of at most %d bytes, so it has no pages to read",
-				att.ID, att.Name, att.Size, MaxPDFBytes)
+			return nil, fmt.Errorf("%s (%d bytes) is not a PDF of at most %d bytes, so it has no pages to read; leave out pages",
+				att.Name, att.Size, MaxPDFBytes)
 		}
 		// Nothing is fetched, so download_count is not bumped either.
 		out.Note = fmt.Sprintf("%d bytes is over the %d-byte inline limit, so no bytes are included: call %s again "+
@@ -128,7 +128,7 @@ func Download(ctx context.Context, c *forgejo.Client, a tool.Args, att *sdk.Atta
 			pdfText = &tc
 		}
 	} else if wantPages {
-		return nil, fmt.Errorf("attachment %d (%s) is not a PDF (%s), so it has no pages to read", att.ID, att.Name, mt)
+		return nil, fmt.Errorf("%s is not a PDF (%s), so it has no pages to read; leave out pages", att.Name, mt)
 	}
 	if bigPDF {
 		// The text, not the bytes: they are over the inline cap.

@@ -90,7 +90,7 @@ func TestDownload(t *testing.T) {
 		{"window over 1 MiB refused", "download_issue_attachment", args("index", 3, "attachment_id", bigA.ID, "max_bytes", 2<<20), nil, "", "", "", nil, nil, `argument "max_bytes" must be at most 1048576`, ""},
 		{"negative offset refused", "download_issue_attachment", args("index", 3, "attachment_id", bigA.ID, "offset", -1), nil, "", "", "", nil, nil, `argument "offset" must be at least 0`, ""},
 		{"missing attachment", "download_issue_attachment", args("index", 3, "attachment_id", 999), nil, "", "", "", nil, nil, "attachment 999 not found on issue o/r#3", ""},
-		{"pages of a file that is no PDF", "download_issue_attachment", args("index", 3, "attachment_id", fakePNG.ID, "pages", "1"), nil, "", "", "", nil, nil, "is not a PDF (text/plain), so it has no pages", ""},
+		{"pages of a file that is no PDF", "download_issue_attachment", args("index", 3, "attachment_id", fakePNG.ID, "pages", "1"), nil, "", "", "", nil, nil, "fake.png is not a PDF (text/plain), so it has no pages to read; leave out pages", ""},
 		{"pages with a window", "download_issue_attachment", args("index", 3, "attachment_id", pdfA.ID, "pages", "1", "offset", 0), nil, "", "", "", nil, nil, "leave out offset and max_bytes, or pages", ""},
 		{"bad page range", "download_issue_attachment", args("index", 3, "attachment_id", pdfA.ID, "pages", "2-1"), nil, "", "", "", nil, nil, `argument "pages": bad page range "2-1"`, ""},
 	}
