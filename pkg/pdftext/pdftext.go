@@ -191,15 +191,28 @@ func extract(ctx context.Context, data []byte, from, to int, opt Options) (res *
 		res.Pages = append(res.Pages, p)
 		if !full {
 			res.Truncated = true
-			res.Note = fmt.Sprintf("stopped in page %d: the text or content budget of one call is spent; read on with pages=\"%d-\"", n, n+1)
 			if p.Text == "" {
 				res.Pages = res.Pages[:len(res.Pages)-1]
-				res.Note = fmt.Sprintf("stopped before page %d: the text or content budget of one call is spent; read on with pages=\"%d-\"", n, n)
+			}
+			if len(res.Pages) == 0 {
+				return nil, fmt.Errorf("%w: page %d alone is over what one call reads (%d bytes of content)", ErrTooMuchWork, n, opt.MaxContentBytes)
+			}
+			res.Note = fmt.Sprintf("stopped in page %d: one call returns at most %s of text; read on with pages=\"%d-\"", n, size(opt.MaxTextBytes), n)
+			if n == from {
+				res.Note = fmt.Sprintf("page %d is longer than the %s of text one call returns and is cut", n, size(opt.MaxTextBytes))
 			}
 			break
 		}
 	}
 	return res, nil
+}
+
+// size says n bytes in words: "256 KiB", "100 bytes".
+func size(n int) string {
+	if n >= 1<<10 && n%(1<<10) == 0 {
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 // headerFixed lets a PDF 2.0 file through the library's check for a 1.x

@@ -93,7 +93,12 @@ func TestExtractTextBudget(t *testing.T) {
 	assert.True(t, res.Truncated)
 	assert.Len(t, res.Pages, 3)
 	assert.Len(t, res.Pages[2].Text, 20)
-	assert.Contains(t, res.Note, `pages="4-"`)
+	assert.Contains(t, res.Note, `stopped in page 3: one call returns at most 100 bytes of text; read on with pages="3-"`)
+
+	res, err = pdftext.Extract(context.Background(), pdfgen.Doc(pdfgen.Options{}, pages...), pdftext.Options{Pages: "2-", MaxTextBytes: 10})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"2:2222222222"}, texts(res))
+	assert.Equal(t, "page 2 is longer than the 10 bytes of text one call returns and is cut", res.Note)
 }
 
 // hostile builds a PDF around one object body, with a correct xref.
