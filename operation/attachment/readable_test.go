@@ -10,7 +10,6 @@ import (
 
 	"codeberg.org/forgejo-mcp/forgejo-mcp/internal/pdfgen"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/attachment"
-	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
 )
 
 func report() []byte {
@@ -79,25 +78,6 @@ func TestDownloadPDFText(t *testing.T) {
 	res := f.call(t, "download_issue_attachment", args("index", 3, "attachment_id", a.ID, "pages", "9"))
 	require.True(t, res.IsError)
 	assert.Contains(t, textOf(t, res), "page 9 is past the end (3 pages)")
-}
-
-func TestIsText(t *testing.T) {
-	for _, tc := range []struct {
-		data string
-		want bool
-	}{
-		{"hello\n", true},
-		{`{"a": [1, 2]}`, true},
-		{"a,b\n1,2\n", true},
-		{"# Título\n\n- ünïcode\n", true},
-		{"package main\n\tfunc main() {}\n", true},
-		{"", false},
-		{"nul\x00byte", false},
-		{"\xff\xfe bad utf-8", false},
-		{"\x01\x02\x03\x04 mostly control", false},
-	} {
-		assert.Equal(t, tc.want, tool.IsText([]byte(tc.data)), "%q", tc.data)
-	}
 }
 
 func TestResourceURI(t *testing.T) {
