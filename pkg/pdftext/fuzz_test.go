@@ -17,6 +17,7 @@ func FuzzExtract(f *testing.F) {
 	f.Add(pdfgen.Doc(pdfgen.Options{}, pdfgen.Page{Image: true}), "1")
 	f.Add(hostile("<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [2 0 R] /Count 1 >>"), "")
 	f.Add([]byte("%PDF-1.4\n1 0 obj\n<< [[[[ >>\nendobj\n"), "1-")
+	f.Add(type0(cmapHead+"1 beginbfrange <0010> <0012> <03B1> endbfrange\n"+cmapTail, "BT /F1 12 Tf <0010> Tj ET"), "1")
 	f.Fuzz(func(t *testing.T, data []byte, pages string) {
 		start := time.Now()
 		res, err := pdftext.Extract(context.Background(), data, pdftext.Options{Pages: pages, Timeout: time.Second})

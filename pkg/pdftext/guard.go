@@ -66,6 +66,20 @@ var (
 	sizeRE     = regexp.MustCompile(`/Size\s+(\d+)`)
 	indexRE    = regexp.MustCompile(`/Index\s*\[([\d\s]*)\]`)
 	subsection = regexp.MustCompile(`(?m)^\s*(\d+)\s+(\d+)\s*$`)
+	// Numbers the library sizes buffers by: xref stream field widths and
+	// a predictor's columns.
+	widthsRE  = regexp.MustCompile(`/W\s*\[\s*(\d+)\s+(\d+)\s+(\d+)\s*\]`)
+	columnsRE = regexp.MustCompile(`/Columns\s+(\d+)`)
+	// CMap blocks: the library loops (and allocates) as many times as a
+	// block's count says, whatever the stream holds.
+	cmapBlock = regexp.MustCompile(`(\d+)\s+begin(?:bfchar|bfrange|codespacerange|cidchar|cidrange)`)
+)
+
+// Limits on the numbers above.
+const (
+	maxBufferNumber = 1 << 20
+	maxCMapBlock    = 10_000
+	maxCMapEntries  = 1 << 16
 )
 
 // prescan refuses what the library would crash on rather than fail:
@@ -213,6 +227,15 @@ func objectCounts(parts [][]byte, maxObjects int64) error {
 				}
 			}
 		}
+		for _, re := range []*regexp.Regexp{widthsRE, columnsRE} {
+			for _, m := range re.FindAllSubmatch(p, -1) {
+				for _, v := range m[1:] {
+					if n, err := strconv.ParseInt(string(v), 10, 64); err != nil || n > maxBufferNumber {
+						return fmt.Errorf("%w: a field width or column count of %s", ErrMalformed, v)
+					}
+				}
+			}
+		}
 		for _, m := range subsection.FindAllSubmatch(p, -1) {
 			a, err1 := strconv.ParseInt(string(m[1]), 10, 64)
 			b, err2 := strconv.ParseInt(string(m[2]), 10, 64)
@@ -222,6 +245,20 @@ func objectCounts(parts [][]byte, maxObjects int64) error {
 		}
 	}
 	return nil
+}
+
+// cmapOK says whether a ToUnicode CMap's block counts are ones the library
+// can loop over: each at most maxCMapBlock, together maxCMapEntries.
+func cmapOK(body []byte) bool {
+	total := int64(0)
+	for _, m := range cmapBlock.FindAllSubmatch(body, -1) {
+		n, err := strconv.ParseInt(string(m[1]), 10, 64)
+		if err != nil || n > maxCMapBlock {
+			return false
+		}
+		total += n
+	}
+	return total <= maxCMapEntries
 }
 
 // asError turns a recovered panic into an error.

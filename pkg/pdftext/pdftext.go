@@ -270,14 +270,14 @@ func pageText(g *guard, p pdf.Page, b *budget) (out Page, full bool, err error) 
 	if contents.Kind() == pdf.Null {
 		return Page{Note: "no content: a blank page"}, true, nil
 	}
-	n, err := scanDecoded(contents, b.content)
+	body, err := scanDecoded(contents, b.content)
 	if errors.Is(err, errBudget) {
 		return Page{}, false, nil
 	}
 	if err != nil {
 		return Page{Note: "its content cannot be read: " + err.Error()}, true, nil
 	}
-	b.content -= n
+	b.content -= int64(len(body))
 	fonts := map[string]pdf.TextEncoding{}
 	var enc pdf.TextEncoding
 	var sb strings.Builder
@@ -287,8 +287,21 @@ func pageText(g *guard, p pdf.Page, b *budget) (out Page, full bool, err error) 
 		}
 	}
 	show := func(raw string) {
-		sb.WriteString(decode(enc, raw))
-		if sb.Len() > b.text {
+		// Decoding costs up to (codes x CMap entries) with no read the
+		// guard sees: decode in pieces, checking the deadline between
+		// them, and no more codes than the text budget has room for.
+		room := b.text - sb.Len() + 4
+		cut := len(raw) > room
+		if cut {
+			raw = raw[:max(room, 0)]
+		}
+		for len(raw) > 0 {
+			g.check()
+			piece := raw[:min(len(raw), decodePiece)]
+			raw = raw[len(piece):]
+			sb.WriteString(decode(enc, piece))
+		}
+		if cut || sb.Len() > b.text {
 			panic(errFull)
 		}
 	}
@@ -365,9 +378,13 @@ var (
 	errBudget = errors.New("content budget spent")
 )
 
-// scanDecoded reads a page's decoded content once, up to max bytes, and
+// decodePiece is how many bytes of a string operand are decoded between
+// two deadline checks: a multiple of every code length (1 to 4 bytes).
+const decodePiece = 1200
+
+// scanDecoded reads a stream's decoded content once, up to max bytes, and
 // checks its nesting before the library parses it (recursively).
-func scanDecoded(contents pdf.Value, max int64) (int64, error) {
+func scanDecoded(contents pdf.Value, max int64) ([]byte, error) {
 	var readers []io.Reader
 	if contents.Kind() == pdf.Array {
 		for i := 0; i < contents.Len(); i++ {
@@ -378,12 +395,12 @@ func scanDecoded(contents pdf.Value, max int64) (int64, error) {
 	}
 	body, err := io.ReadAll(io.LimitReader(io.MultiReader(readers...), max+1))
 	if int64(len(body)) > max {
-		return 0, errBudget
+		return nil, errBudget
 	}
 	if err != nil && len(body) == 0 {
-		return 0, err
+		return nil, err
 	}
-	return int64(len(body)), depth([][]byte{body})
+	return body, depth([][]byte{body})
 }
 
 // font returns the text encoding of the page's font name, checking its
@@ -395,7 +412,8 @@ func font(g *guard, p pdf.Page, name string, cache map[string]pdf.TextEncoding) 
 	f := pdf.Font{V: resources(p).Key("Font").Key(name)}
 	var enc pdf.TextEncoding
 	if tu := f.V.Key("ToUnicode"); tu.Kind() == pdf.Stream {
-		if _, err := scanDecoded(tu, 4<<20); err != nil {
+		if body, err := scanDecoded(tu, 4<<20); err != nil || !cmapOK(body) {
+			// Unreadable or hostile: the codes are shown as Latin-1.
 			cache[name] = nil
 			return nil
 		}
