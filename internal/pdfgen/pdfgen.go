@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"compress/zlib"
 	"fmt"
+	"math/rand/v2"
 	"strings"
 )
 
@@ -32,14 +33,6 @@ type Options struct {
 
 // Doc writes a PDF with the given pages.
 func Doc(opt Options, pages ...Page) []byte {
-	out := doc(opt, 0, pages)
-	if short := opt.PadTo - len(out); opt.PadTo > 0 && short > 0 {
-		out = doc(opt, short+64, pages) // the padding object's own header
-	}
-	return out
-}
-
-func doc(opt Options, pad int, pages []Page) []byte {
 	w := &writer{}
 	w.buf.WriteString("%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
 	// Object numbers: 1 catalog, 2 pages, then per page: page, contents,
@@ -87,7 +80,10 @@ func doc(opt Options, pad int, pages []Page) []byte {
 			w.stream(id.image, "/Type /XObject /Subtype /Image /Width 2 /Height 2 /ColorSpace /DeviceGray /BitsPerComponent 8", []byte{0, 128, 255, 64}, false)
 		}
 	}
-	if pad > 0 {
+	// The padding: what is missing, less the cross-reference table (20
+	// bytes an object) and less than the framing and trailer take (about
+	// 135 bytes), so the file ends a little past PadTo, never short of it.
+	if pad := opt.PadTo - w.buf.Len() - 20*(next+1) - 100; pad > 0 {
 		w.stream(next, "", noise(pad), false)
 		next++
 	}
@@ -140,12 +136,6 @@ func escape(s string) string {
 // noise is n deterministic bytes that do not compress.
 func noise(n int) []byte {
 	out := make([]byte, n)
-	x := uint32(2463534242)
-	for i := range out {
-		x ^= x << 13
-		x ^= x >> 17
-		x ^= x << 5
-		out[i] = byte(x)
-	}
+	_, _ = rand.NewChaCha8([32]byte{'p', 'd', 'f'}).Read(out)
 	return out
 }
