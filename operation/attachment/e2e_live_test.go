@@ -8,6 +8,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,6 +20,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"codeberg.org/forgejo-mcp/forgejo-mcp/internal/pdfgen"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/internal/testforge"
 )
 
@@ -147,6 +149,28 @@ func TestLiveE2EAttachments(t *testing.T) {
 		})
 	}
 
+	t.Run("a PDF's text and a text file, as text on the wire", func(t *testing.T) {
+		doc := pdfgen.Doc(pdfgen.Options{Compress: true}, pdfgen.Page{Lines: []string{"On the wire"}}, pdfgen.Page{Font: "Courier", Lines: []string{"page two"}})
+		id := upload("create_issue_attachment", "index", issue, "wire.pdf", doc)
+		res := e.call("download_issue_attachment", at("index", issue, "attachment_id", id, "pages", "2"))
+		require.False(t, res.IsError, wireText(t, res))
+		require.Len(t, res.Content, 3)
+		text, ok := res.Content[1].(*gomcp.TextContent)
+		require.True(t, ok, "%T", res.Content[1])
+		assert.Equal(t, "--- page 2 of 2 ---\npage two\n", text.Text)
+		blob, ok := res.Content[2].(*gomcp.EmbeddedResource)
+		require.True(t, ok)
+		assert.Equal(t, sum(doc), sum(blob.Resource.Blob))
+		assert.Equal(t, fmt.Sprintf("forgejo://%s/%s/issues/%d/attachments/%d", owner, repo, issue, id), blob.Resource.URI)
+
+		notes := "# Notes\n\n- ünïcode survives\n"
+		id = upload("create_issue_attachment", "index", issue, "notes.md", []byte(notes))
+		res = e.call("download_issue_attachment", at("index", issue, "attachment_id", id))
+		require.Len(t, res.Content, 2)
+		text, ok = res.Content[1].(*gomcp.TextContent)
+		require.True(t, ok, "%T", res.Content[1])
+		assert.Equal(t, notes, text.Text)
+	})
 	t.Run("over the cap: no blob", func(t *testing.T) {
 		res := e.call("download_issue_attachment", at("index", issue, "attachment_id", bigID))
 		require.False(t, res.IsError, wireText(t, res))
