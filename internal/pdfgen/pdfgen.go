@@ -90,6 +90,18 @@ func Doc(opt Options, pages ...Page) []byte {
 	return w.finish(next)
 }
 
+// Raw writes a PDF of the given object bodies, numbered from 1 (the first
+// is the catalog, named /Root), with a correct cross-reference table: for
+// tests that build broken or hostile files object by object.
+func Raw(objs ...string) []byte {
+	w := &writer{}
+	w.buf.WriteString("%PDF-1.4\n")
+	for i, o := range objs {
+		w.obj(i+1, o)
+	}
+	return w.finish(len(objs) + 1)
+}
+
 // Text is a one-page PDF showing lines in Helvetica.
 func Text(lines ...string) []byte { return Doc(Options{}, Page{Lines: lines}) }
 

@@ -101,23 +101,8 @@ func TestExtractTextBudget(t *testing.T) {
 	assert.Equal(t, "page 2 is longer than the 10 bytes of text one call returns and is cut", res.Note)
 }
 
-// hostile builds a PDF around one object body, with a correct xref.
-func hostile(objs ...string) []byte {
-	var b bytes.Buffer
-	b.WriteString("%PDF-1.4\n")
-	offs := []int{}
-	for i, o := range objs {
-		offs = append(offs, b.Len())
-		fmt.Fprintf(&b, "%d 0 obj\n%s\nendobj\n", i+1, o)
-	}
-	x := b.Len()
-	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(objs)+1)
-	for _, o := range offs {
-		fmt.Fprintf(&b, "%010d 00000 n \n", o)
-	}
-	fmt.Fprintf(&b, "trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(objs)+1, x)
-	return b.Bytes()
-}
+// hostile builds a PDF of the given object bodies with a correct xref.
+func hostile(objs ...string) []byte { return pdfgen.Raw(objs...) }
 
 func flate(s string) string {
 	var z bytes.Buffer
