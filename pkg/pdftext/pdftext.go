@@ -38,6 +38,8 @@ type Options struct {
 	MaxTextBytes int
 	// MaxContentBytes is the most decoded page content interpreted.
 	MaxContentBytes int64
+	// MaxPages is the most pages one extraction reads.
+	MaxPages int
 	// Timeout bounds the whole extraction.
 	Timeout time.Duration
 }
@@ -47,6 +49,7 @@ const (
 	DefaultMaxTextBytes    = 256 << 10
 	DefaultMaxContentBytes = 32 << 20
 	DefaultTimeout         = 10 * time.Second
+	DefaultMaxPages        = 1000
 	// maxPageTree bounds the page tree walk: nodes visited and depth.
 	maxTreeNodes = 100_000
 	maxTreeDepth = 64
@@ -116,6 +119,9 @@ func Extract(ctx context.Context, data []byte, opt Options) (*Result, error) {
 	if opt.Timeout <= 0 {
 		opt.Timeout = DefaultTimeout
 	}
+	if opt.MaxPages <= 0 {
+		opt.MaxPages = DefaultMaxPages
+	}
 	from, to, err := ParsePages(opt.Pages)
 	if err != nil {
 		return nil, err
@@ -183,6 +189,11 @@ func extract(ctx context.Context, data []byte, from, to int, opt Options) (res *
 	}
 	budget := &budget{text: opt.MaxTextBytes, content: opt.MaxContentBytes}
 	for n := from; n <= last; n++ {
+		if n-from == opt.MaxPages {
+			res.Truncated = true
+			res.Note = fmt.Sprintf("one call reads at most %d pages; read on with pages=\"%d-\"", opt.MaxPages, n)
+			break
+		}
 		p, full, err := pageText(g, pdf.Page{V: w.pages[n-1]}, budget)
 		if err != nil {
 			return nil, err

@@ -73,6 +73,14 @@ func TestExtractBadPages(t *testing.T) {
 	assert.Contains(t, err.Error(), "page 4 is past the end (3 pages)")
 }
 
+func TestExtractMaxPages(t *testing.T) {
+	res, err := pdftext.Extract(context.Background(), threePages(false), pdftext.Options{MaxPages: 2})
+	require.NoError(t, err)
+	assert.Len(t, res.Pages, 2)
+	assert.True(t, res.Truncated)
+	assert.Equal(t, `one call reads at most 2 pages; read on with pages="3-"`, res.Note)
+}
+
 func TestExtractImagePage(t *testing.T) {
 	doc := pdfgen.Doc(pdfgen.Options{}, pdfgen.Page{Lines: []string{"cover"}}, pdfgen.Page{Image: true})
 	res, err := pdftext.Extract(context.Background(), doc, pdftext.Options{})
