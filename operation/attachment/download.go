@@ -132,8 +132,15 @@ func Download(ctx context.Context, c *forgejo.Client, a tool.Args, att *sdk.Atta
 	}
 	if bigPDF {
 		// The text, not the bytes: they are over the inline cap.
-		out.Note = strings.TrimSpace(out.Note + fmt.Sprintf(" %d bytes is over the %d-byte inline limit, so only the text is "+
-			"included: read the bytes in windows with offset and max_bytes", att.Size, MaxInlineDownloadBytes))
+		if out.PDF == nil {
+			out.PDF = &pdftext.Info{Note: "no text: the name says PDF, the bytes do not"}
+		}
+		what := "only the text is included"
+		if pdfText == nil {
+			what = "no bytes are included"
+		}
+		out.Note = strings.TrimSpace(out.Note + fmt.Sprintf(" %d bytes is over the %d-byte inline limit, so %s: "+
+			"read the bytes in windows with offset and max_bytes", att.Size, MaxInlineDownloadBytes, what))
 		return withText(out, pdfText)
 	}
 	sum := sha256.Sum256(body)

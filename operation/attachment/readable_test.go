@@ -26,6 +26,7 @@ func TestDownloadPDFText(t *testing.T) {
 	a := f.add("issue/3", "report.pdf", doc)
 	bigDoc := pdfgen.Doc(pdfgen.Options{Compress: true, PadTo: 3 << 20}, pdfgen.Page{Lines: []string{"big but readable"}})
 	big := f.add("issue/3", "big.pdf", bigDoc)
+	fake := f.add("issue/3", "fake.pdf", randomBytes(5, 2<<20))
 	broken := f.add("issue/3", "broken.pdf", append([]byte("%PDF-1.4\n"), bytes.Repeat([]byte("[[[["), 10_000)...))
 
 	tests := []struct {
@@ -44,6 +45,7 @@ func TestDownloadPDFText(t *testing.T) {
 		{"a range", a.ID, "1-2", "--- page 1 of 3 ---\nIncident report\nThe build broke at 14:02.\n--- page 2 of 3 ---\nCause: a flaky test.\n", "1-2", true, ""},
 		{"over the inline cap: text only", big.ID, "", "--- page 1 of 1 ---\nbig but readable\n", "1", false, ""},
 		{"hostile: bytes, no text, a note", broken.ID, "", "", "", true, "no text: malformed PDF"},
+		{"named .pdf, over the cap, not a PDF", fake.ID, "", "", "", false, "no text: the name says PDF, the bytes do not"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -63,10 +65,10 @@ func TestDownloadPDFText(t *testing.T) {
 				assert.Equal(t, "application/pdf", d.MIMEType)
 			} else {
 				assert.Empty(t, p.kind)
-				assert.Contains(t, d.Note, "only the text is included")
+				assert.Contains(t, d.Note, map[bool]string{true: "so only the text is included", false: "so no bytes are included"}[tt.wantText != ""])
 			}
 			if tt.wantText == "" {
-				assert.Len(t, res.Content, 2, "metadata and bytes, no text")
+				assert.Len(t, res.Content, map[bool]int{true: 2, false: 1}[tt.blob], "metadata and the bytes if any, no text")
 				return
 			}
 			require.Len(t, res.Content, map[bool]int{true: 3, false: 2}[tt.blob])
