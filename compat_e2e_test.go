@@ -26,10 +26,10 @@ func TestE2ERedactionAliasesAndHints(t *testing.T) {
 	f.JSON("GET /api/v1/repos/o/r", 200, map[string]any{"name": "r"})
 	f.JSON("GET /api/v1/repos/o/r/issues/3", 200, map[string]any{"id": 1, "number": 3})
 	f.JSON("GET /api/v1/repos/o/r/issues/3/assets/7", 200, map[string]any{
-		"id": 7, "name": "notes.txt", "size": 5, "uuid": uuid, "browser_download_url": link})
+		"id": 7, "name": "notes.bin", "size": 5, "uuid": uuid, "browser_download_url": link})
 	f.Handle("GET /attachments/"+uuid, func(w http.ResponseWriter, _ *http.Request) {
-		w.Header().Set("Content-Type", "text/plain")
-		_, _ = w.Write([]byte("hello"))
+		w.Header().Set("Content-Type", "application/octet-stream")
+		_, _ = w.Write([]byte("he\x00lo"))
 	})
 	f.JSON("GET /api/v1/repos/o/r/hooks/5", 200, map[string]any{"id": 5, "type": "forgejo", "active": true})
 	env := []string{"FORGEJO_URL=" + f.URL, "FORGEJO_ACCESS_TOKEN=" + fakeforge.Token}
@@ -52,8 +52,8 @@ func TestE2ERedactionAliasesAndHints(t *testing.T) {
 				require.Len(t, res.Content, 2)
 				blob, ok := res.Content[1].(*mcp.EmbeddedResource)
 				require.True(t, ok, "%T", res.Content[1])
-				assert.Equal(t, f.URL+"/attachments/"+uuid, blob.Resource.URI, "the URL with a query is not followed: the bytes come from attachments/{uuid}")
-				assert.Equal(t, []byte("hello"), blob.Resource.Blob)
+				assert.Equal(t, "forgejo://o/r/issues/3/attachments/7", blob.Resource.URI, "the server's own resource URI, with no token in it")
+				assert.Equal(t, []byte("he\x00lo"), blob.Resource.Blob)
 			})
 
 			t.Run("validation echo redacted", func(t *testing.T) {

@@ -101,7 +101,19 @@ func runCLI(ctx context.Context, before, after []string, std IO, env Env) int {
 		fmt.Fprintln(std.Err, "forgejo-mcp:", err)
 		return ExitUsage
 	}
-	res := cfg.runner(newLogger(std.Err, &cfg)).Call(ctx, def, args)
+	runner := cfg.runner(newLogger(std.Err, &cfg))
+	res := runner.Call(ctx, def, args)
+	if window := windowMax(def); cf.out != "" && window > 0 && !res.IsError && args["offset"] == nil && args["max_bytes"] == nil {
+		if _, _, inline := payload(res); !inline {
+			// Over the inline cap: read it in windows.
+			call := func(a map[string]any) *mcp.CallToolResult { return runner.Call(ctx, def, a) }
+			if err := pageOut(ctx, std, call, args, window, res, cf.out); err != nil {
+				fmt.Fprintln(std.Err, "forgejo-mcp:", err)
+				return ExitToolError
+			}
+			return ExitOK
+		}
+	}
 	if err := printResult(std, res, cf); err != nil {
 		fmt.Fprintln(std.Err, "forgejo-mcp:", err)
 		return ExitToolError
@@ -127,7 +139,7 @@ func (cf *cliFlags) register(fs *pflag.FlagSet, forTool, withFile bool) {
 	fs.BoolVarP(&cf.help, "help", "h", false, "show this tool's parameters")
 	if forTool {
 		fs.StringVar(&cf.args, "args", "", "arguments as a JSON object ('-' reads standard input)")
-		fs.StringVar(&cf.out, "out", "", "write a binary (blob or image) result's bytes to this file")
+		fs.StringVar(&cf.out, "out", "", "write the file a result carries (blob, image or text file) to this file, read in windows when large; '-' is standard output")
 	}
 	if withFile {
 		fs.StringVar(&cf.file, "file", "", "the file to upload: read and base64-encoded for you")
@@ -315,24 +327,20 @@ func printToolHelp(w io.Writer, d tool.Def, fs *pflag.FlagSet) {
 }
 
 // printResult writes the result: its text (JSON pretty-printed) or the
-// whole MCP result, and saves binary content to --out. Binary content is
-// never dropped silently: without --out a line says what there is.
+// whole MCP result, and saves the file it carries to --out. Binary content
+// is never dropped silently: without --out a line says what there is.
 func printResult(std IO, res *mcp.CallToolResult, cf cliFlags) error {
-	var blob []byte
-	var blobDesc string
-	for _, c := range res.Content {
-		if b, desc, ok := binaryContent(c); ok && blob == nil {
-			blob, blobDesc = b, desc
+	if cf.out != "" && !res.IsError {
+		if err := saveOne(std, res, cf.out); err != nil {
+			return err
 		}
-	}
-	if cf.out != "" {
-		if blob == nil {
-			return fmt.Errorf("--out: the result has no binary content to save")
+		if cf.out == "-" {
+			std.Out = std.Err // the file went to standard output
 		}
-		if err := os.WriteFile(cf.out, blob, 0o644); err != nil {
-			return fmt.Errorf("--out: %v", errors.Unwrap(err))
+		if metaString(res, "content") == "text" && cf.output != "json" {
+			// The text file is saved, not printed as well.
+			res = &mcp.CallToolResult{Content: res.Content[:len(res.Content)-1]}
 		}
-		fmt.Fprintf(std.Err, "wrote %d bytes (%s) to %s\n", len(blob), blobDesc, cf.out)
 	}
 	if cf.output == "json" {
 		enc := json.NewEncoder(std.Out)

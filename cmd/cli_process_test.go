@@ -41,8 +41,9 @@ func runCLIProcess(t *testing.T, forgeURL string, args ...string) (int, string, 
 }
 
 // TestCLIProcessRedactsBlobURI: a browser_download_url carrying the token
-// in its query is redacted in the JSON text, in the blob's URI and in the
-// --out message alike.
+// in its query is redacted in the JSON text; the blob's URI is the
+// forgejo:// resource, which carries none, in the result and in the --out
+// message alike.
 func TestCLIProcessRedactsBlobURI(t *testing.T) {
 	f := fakeforge.New(t)
 	uuid := "0a1b2c3d-0000-4000-8000-000000000001"
@@ -50,12 +51,12 @@ func TestCLIProcessRedactsBlobURI(t *testing.T) {
 	f.JSON("GET /api/v1/repos/o/r", 200, map[string]any{"name": "r"})
 	f.JSON("GET /api/v1/repos/o/r/issues/3", 200, map[string]any{"id": 1, "number": 3})
 	f.JSON("GET /api/v1/repos/o/r/issues/3/assets/7", 200, map[string]any{
-		"id": 7, "name": "notes.txt", "size": 5, "uuid": uuid, "browser_download_url": link})
+		"id": 7, "name": "notes.bin", "size": 5, "uuid": uuid, "browser_download_url": link})
 	f.Handle("GET /attachments/"+uuid, func(w http.ResponseWriter, _ *http.Request) {
-		w.Header().Set("Content-Type", "text/plain")
-		_, _ = w.Write([]byte("hello"))
+		w.Header().Set("Content-Type", "application/octet-stream")
+		_, _ = w.Write([]byte("he\x00lo"))
 	})
-	file := filepath.Join(t.TempDir(), "notes.txt")
+	file := filepath.Join(t.TempDir(), "notes.bin")
 	for _, output := range []string{"text", "json"} {
 		t.Run(output, func(t *testing.T) {
 			code, stdout, stderr := runCLIProcess(t, f.URL, "--cli", "download_issue_attachment",
@@ -63,11 +64,11 @@ func TestCLIProcessRedactsBlobURI(t *testing.T) {
 			require.Equal(t, 0, code, stderr)
 			b, err := os.ReadFile(file)
 			require.NoError(t, err)
-			assert.Equal(t, "hello", string(b))
+			assert.Equal(t, "he\x00lo", string(b))
 			assert.NotContains(t, stdout+stderr, fakeforge.Token)
-			assert.Contains(t, stderr, "wrote 5 bytes (blob "+f.URL+"/attachments/"+uuid+", text/plain, 5 bytes) to "+file)
+			assert.Contains(t, stderr, "wrote 5 bytes (blob forgejo://o/r/issues/3/attachments/7, application/octet-stream, 5 bytes) to "+file)
 			if output == "json" {
-				assert.Contains(t, stdout, `"uri": "`+f.URL+"/attachments/"+uuid+`"`)
+				assert.Contains(t, stdout, `"uri": "forgejo://o/r/issues/3/attachments/7"`)
 			}
 		})
 	}

@@ -22,7 +22,9 @@
 #   stable           mask what changes from run to run: the forge's URL (and
 #                    so its port), the repository's name, UUIDs, timestamps,
 #                    40-hex commit ids and numeric ids in JSON
-#   make_pdf TEXT    write a small valid one-page PDF showing TEXT to stdout
+#   make_pdf PAGE... write a small valid PDF to stdout, one page per PAGE: its
+#                    text ('|' breaks a line), or @image for a page that is
+#                    only a picture, as a scanned page is
 #
 # The scratch folder holds ./forgejo-mcp, a link to the binary in the
 # repository root, so blocks call it as they would from the root.
@@ -174,17 +176,34 @@ stable() {
 		-e 's#[0-9a-f]\{8\}-[0-9a-f]\{4\}-[0-9a-f]\{4\}-[0-9a-f]\{4\}-[0-9a-f]\{12\}#<uuid>#g' \
 		-e 's#[0-9]\{4\}-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]\(\.[0-9]*\)\{0,1\}\(Z\|[+-][0-9][0-9]:[0-9][0-9]\)#<time>#g' \
 		-e 's#\([^0-9a-f]\|^\)[0-9a-f]\{40\}\([^0-9a-f]\|$\)#\1<commit>\2#g' \
-		-e 's#\("[a-z_]*id"\): [0-9][0-9]*#\1: <id>#g'
+		-e 's#\("[a-z_]*id"\): [0-9][0-9]*#\1: <id>#g' \
+		-e 's#\(forgejo://[^ ]*/attachments/\)[0-9][0-9]*#\1<id>#g'
 }
 
 make_pdf() {
-	local text="BT /F1 24 Tf 40 100 Td ($1) Tj ET" out='%PDF-1.4'$'\n' i xref
-	local -a objs=(
-		'<< /Type /Catalog /Pages 2 0 R >>'
-		'<< /Type /Pages /Kids [3 0 R] /Count 1 >>'
-		'<< /Type /Page /Parent 2 0 R /MediaBox [0 0 400 200] /Contents 4 0 R /Resources << /Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica >> >> >> >>'
-		"<< /Length ${#text} >>"$'\nstream\n'"$text"$'\nendstream'
-	) offsets=()
+	# One page per argument; '|' breaks a line; a page that is just
+	# @image holds only a small picture, as a scanned page does.
+	local out='%PDF-1.4'$'\n' i n=$# kids= xref page text line
+	local -a objs=('<< /Type /Catalog /Pages 2 0 R >>' 'pages')
+	for page in "$@"; do
+		kids+="$((${#objs[@]} + 1)) 0 R "
+		if [ "$page" = @image ]; then
+			text='q 200 0 0 100 40 40 cm /Im1 Do Q'
+			objs+=("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 400 200] /Contents $((${#objs[@]} + 2)) 0 R /Resources << /XObject << /Im1 $((${#objs[@]} + 3)) 0 R >> >> >>")
+			objs+=("<< /Length ${#text} >>"$'\nstream\n'"$text"$'\nendstream')
+			objs+=('<< /Type /XObject /Subtype /Image /Width 2 /Height 1 /ColorSpace /DeviceGray /BitsPerComponent 8 /Length 2 >>'$'\nstream\n''AB'$'\nendstream')
+			continue
+		fi
+		text='BT /F1 18 Tf 22 TL 40 150 Td'
+		local IFS='|'
+		for line in $page; do text+=" ($line) Tj T*"; done
+		unset IFS
+		text+=' ET'
+		objs+=("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 400 200] /Contents $((${#objs[@]} + 2)) 0 R /Resources << /Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica >> >> >> >>")
+		objs+=("<< /Length ${#text} >>"$'\nstream\n'"$text"$'\nendstream')
+	done
+	objs[1]="<< /Type /Pages /Kids [${kids% }] /Count $n >>"
+	local -a offsets=()
 	for i in "${!objs[@]}"; do
 		offsets+=("${#out}")
 		out+="$((i + 1)) 0 obj"$'\n'"${objs[i]}"$'\nendobj\n'

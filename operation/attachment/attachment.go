@@ -58,6 +58,8 @@ type scope struct {
 	parent func(a tool.Args) []string
 	// subject names the parent in messages: "issue o/r#3".
 	subject func(a tool.Args) string
+	// uriParent is the parent's part of a resource URI: "issues/3".
+	uriParent func(a tool.Args) string
 }
 
 // repoSegments is the route of the repository the arguments name.
@@ -68,17 +70,19 @@ func repoSegments(a tool.Args, more ...string) []string {
 var issueScope = scope{
 	noun: "issue", what: "an issue or PR", owns: "an issue's or PR's",
 	item: "Attachment", anItem: "an attachment",
-	idParam: tool.Index(),
-	parent:  func(a tool.Args) []string { return repoSegments(a, "issues", tool.Seg(a, "index")) },
-	subject: tool.IssueRef,
+	idParam:   tool.Index(),
+	parent:    func(a tool.Args) []string { return repoSegments(a, "issues", tool.Seg(a, "index")) },
+	subject:   tool.IssueRef,
+	uriParent: func(a tool.Args) string { return "issues/" + tool.Seg(a, "index") },
 }
 
 var commentScope = scope{
 	noun: "comment", what: "an issue comment", owns: "an issue comment's",
 	item: "Attachment", anItem: "an attachment",
-	idParam: tool.CommentID(),
-	parent:  func(a tool.Args) []string { return repoSegments(a, "issues", "comments", tool.Seg(a, "comment_id")) },
-	subject: tool.CommentRef,
+	idParam:   tool.CommentID(),
+	parent:    func(a tool.Args) []string { return repoSegments(a, "issues", "comments", tool.Seg(a, "comment_id")) },
+	subject:   tool.CommentRef,
+	uriParent: func(a tool.Args) string { return "comments/" + tool.Seg(a, "comment_id") },
 }
 
 var releaseScope = scope{
@@ -89,6 +93,7 @@ var releaseScope = scope{
 	subject: func(a tool.Args) string {
 		return fmt.Sprintf("release %d in %s", a.Int("release_id"), tool.FullName(a))
 	},
+	uriParent: func(a tool.Args) string { return "releases/" + tool.Seg(a, "release_id") },
 }
 
 // route is the API path of the parent followed by more segments, every
@@ -141,10 +146,11 @@ func (s scope) tools(ts tool.Toolset) []tool.Def {
 		},
 		{
 			Name: s.name("download"), Toolset: ts,
-			Description: s.item + " metadata and bytes up to 1 MiB (images also as image); larger files: pass offset",
+			Description: s.item + " metadata and content up to 1 MiB (image, text, PDF text by page); larger: pass offset",
 			Params: slices.Concat(withID, []tool.Param{
 				tool.Int("offset", "Start byte", tool.AtLeast(0)),
-				tool.Int("max_bytes", "Window size", tool.Range(1, MaxInlineDownloadBytes))}),
+				tool.Int("max_bytes", "Window size", tool.Range(1, MaxInlineDownloadBytes)),
+				tool.Pages()}),
 			Annotations: tool.Read(), Handler: s.download,
 		},
 		{

@@ -8,31 +8,37 @@ import (
 	"fmt"
 	"mime"
 	"net/http"
-	"net/url"
 	"path"
+	"strings"
 
 	sdk "codeberg.org/mvdkleijn/forgejo-sdk/forgejo/v3"
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/pdftext"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
 )
 
 // downloaded is the text part of a download result. The metadata, with
-// browser_download_url, is always there; the rest describes the bytes that
-// follow as a blob, or says why there are none.
+// browser_download_url, is always there; the rest describes the content
+// that follows (content says which kind) or says why there is none.
 type downloaded struct {
 	Attachment *sdk.Attachment `json:"attachment"`
 	Inline     bool            `json:"inline"`
-	MIMEType   string          `json:"mime_type,omitempty"`
-	Bytes      int             `json:"bytes,omitempty"`
-	SHA256     string          `json:"sha256,omitempty"` // of the bytes in this result
+	// Content is where the bytes are: "image" (image content), "text"
+	// (a text file, as text), "blob" (an embedded blob resource).
+	Content  string `json:"content,omitempty"`
+	MIMEType string `json:"mime_type,omitempty"`
+	Bytes    int    `json:"bytes,omitempty"`
+	SHA256   string `json:"sha256,omitempty"` // of the bytes in this result
 	// A window of the file (offset or max_bytes given): where it starts,
 	// the file's size, and where the next window starts until the end.
 	Offset     *int64 `json:"offset,omitempty"`
 	Total      int64  `json:"total,omitempty"`
 	NextOffset *int64 `json:"next_offset,omitempty"`
-	Note       string `json:"note,omitempty"`
+	// PDF describes the PDF's text, which follows as a text content.
+	PDF  *pdftext.Info `json:"pdf,omitempty"`
+	Note string        `json:"note,omitempty"`
 }
 
 func (s scope) download(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
@@ -40,24 +46,37 @@ func (s scope) download(ctx context.Context, c *forgejo.Client, a tool.Args) (*m
 	if err != nil {
 		return nil, err
 	}
-	return Download(ctx, c, a, att, s.subject(a), s.name("download"))
+	return Download(ctx, c, a, att, s.subject(a), s.name("download"), s.uriParent(a))
 }
 
 // Download answers a download tool call for att, whose metadata the caller
 // has fetched: the metadata, then the bytes (whole up to
 // MaxInlineDownloadBytes, or the window that the offset and max_bytes
-// arguments in a ask for) as a blob, and an image when they are one.
-// subject names the attachment's parent in messages ("release 3 in o/r");
-// toolName is the download tool, named in the note about large files.
-// Release attachments are downloaded through it too.
-func Download(ctx context.Context, c *forgejo.Client, a tool.Args, att *sdk.Attachment, subject, toolName string) (*mcp.CallToolResult, error) {
+// arguments in a ask for) in the form an agent reads best: a whole image
+// as image content, a whole text file as text, anything else as a blob
+// named by its forgejo:// URI; a PDF (up to MaxPDFBytes) also as its text,
+// the pages argument choosing the pages. subject names the attachment's
+// parent in messages ("release 3 in o/r"); toolName is the download tool,
+// named in the note about large files; parent is the parent's part of the
+// resource URI ("issues/3").
+func Download(ctx context.Context, c *forgejo.Client, a tool.Args, att *sdk.Attachment, subject, toolName, parent string) (*mcp.CallToolResult, error) {
 	out := downloaded{Attachment: att}
 	window := a.Has("offset") || a.Has("max_bytes")
 	offset, maxBytes := a.Int("offset"), a.Int("max_bytes")
 	if maxBytes == 0 {
 		maxBytes = MaxInlineDownloadBytes
 	}
-	if !window && att.Size > MaxInlineDownloadBytes {
+	wantPages := a.Has("pages")
+	if wantPages && window {
+		return nil, fmt.Errorf("invalid arguments: pages reads a PDF's text from the whole file; leave out offset and max_bytes, or pages")
+	}
+	pdfByName := strings.EqualFold(path.Ext(att.Name), ".pdf")
+	bigPDF := !window && att.Size > MaxInlineDownloadBytes && pdfByName && att.Size <= MaxPDFBytes
+	if !window && att.Size > MaxInlineDownloadBytes && !bigPDF {
+		if wantPages {
+			return nil, fmt.Errorf("%s (%d bytes) is not a PDF of at most %d bytes, so it has no pages to read; leave out pages",
+				att.Name, att.Size, MaxPDFBytes)
+		}
 		// Nothing is fetched, so download_count is not bumped either.
 		out.Note = fmt.Sprintf("%d bytes is over the %d-byte inline limit, so no bytes are included: call %s again "+
 			"with offset 0 (and max_bytes up to %d) to read it in windows, following next_offset; or fetch "+
@@ -73,7 +92,10 @@ func Download(ctx context.Context, c *forgejo.Client, a tool.Args, att *sdk.Atta
 		return nil, fmt.Errorf("download attachment %d of %s: %w", att.ID, subject, err)
 	}
 	opt := forgejo.RawOptions{MaxBytes: MaxInlineDownloadBytes}
-	if window && att.Size > 0 {
+	switch {
+	case bigPDF:
+		opt.MaxBytes = MaxPDFBytes
+	case window && att.Size > 0:
 		length := min(maxBytes, att.Size-offset)
 		opt = forgejo.RawOptions{MaxBytes: length, Offset: offset, Length: length, MaxSkip: maxSkipBytes}
 	}
@@ -93,26 +115,68 @@ func Download(ctx context.Context, c *forgejo.Client, a tool.Args, att *sdk.Atta
 	}
 	whole := offset == 0 && int64(len(body)) == total
 	mt := contentType(att.Name, raw.ContentType, body, offset == 0)
+	out.MIMEType, out.Note = mt, note
+	var pdfText *mcp.TextContent
+	if whole && pdftext.IsPDF(body) {
+		info, text, ok, err := pdftext.Read(ctx, body, a.String("pages"))
+		if err != nil {
+			return nil, err
+		}
+		out.PDF = &info
+		if ok {
+			tc := mcp.NewTextContent(text)
+			pdfText = &tc
+		}
+	} else if wantPages {
+		return nil, fmt.Errorf("%s is not a PDF (%s), so it has no pages to read; leave out pages", att.Name, mt)
+	}
+	if bigPDF {
+		// The text, not the bytes: they are over the inline cap.
+		if out.PDF == nil {
+			out.PDF = &pdftext.Info{Note: "no text: the name says PDF, the bytes do not"}
+		}
+		what := "only the text is included"
+		if pdfText == nil {
+			what = "no bytes are included"
+		}
+		out.Note = strings.TrimSpace(out.Note + fmt.Sprintf(" %d bytes is over the %d-byte inline limit, so %s: "+
+			"read the bytes in windows with offset and max_bytes", att.Size, MaxInlineDownloadBytes, what))
+		return withText(out, pdfText)
+	}
 	sum := sha256.Sum256(body)
-	out.Inline, out.MIMEType, out.Bytes, out.SHA256 = true, mt, len(body), hex.EncodeToString(sum[:])
-	out.Note = note
-	uri := absolute(c, link)
+	out.Inline, out.Bytes, out.SHA256 = true, len(body), hex.EncodeToString(sum[:])
 	if window {
 		out.Offset, out.Total = &offset, total
 		if next := offset + int64(len(body)); next < total && len(body) > 0 {
 			out.NextOffset = &next
 		}
-		if !whole {
-			uri += fmt.Sprintf("#bytes=%d-%d", offset, offset+int64(len(body))-1)
-		}
 	}
+	var content mcp.Content
+	switch it, isImage := tool.ImageType(body); {
+	case whole && isImage:
+		out.Content, content = "image", tool.Image(it, body)
+	case whole && out.PDF == nil && tool.IsText(body):
+		out.Content, content = "text", mcp.NewTextContent(string(body))
+	default:
+		out.Content = "blob"
+		content = tool.Blob(ResourceURI(a.String("owner"), a.String("repo"), parent, att.ID, offset, int64(len(body)), window && !whole), mt, body)
+	}
+	res, err := withText(out, pdfText)
+	if err != nil {
+		return nil, err
+	}
+	res.Content = append(res.Content, content)
+	return res, nil
+}
+
+// withText is the JSON of out, followed by text when there is some.
+func withText(out downloaded, text *mcp.TextContent) (*mcp.CallToolResult, error) {
 	res, err := tool.JSON(out)
 	if err != nil {
 		return nil, err
 	}
-	res.Content = append(res.Content, tool.Blob(uri, mt, body))
-	if it, ok := tool.ImageType(body); ok && whole {
-		res.Content = append(res.Content, tool.Image(it, body))
+	if text != nil {
+		res.Content = append(res.Content, *text)
 	}
 	return res, nil
 }
@@ -135,14 +199,6 @@ func downloadURL(c *forgejo.Client, att *sdk.Attachment) (link, note string, err
 			"under its configured URL, so it was not fetched; the bytes come from attachments/{uuid}", nil
 	}
 	return "", "", errNoDownloadURL
-}
-
-// absolute returns link as an absolute URL on the forge, the blob's URI.
-func absolute(c *forgejo.Client, link string) string {
-	if u, err := url.Parse(link); err == nil && u.IsAbs() {
-		return link
-	}
-	return c.BaseURL().JoinPath(link).String()
 }
 
 // contentType decides the MIME type a blob is labelled with. An image is

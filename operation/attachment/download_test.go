@@ -30,6 +30,13 @@ type downloadText struct {
 	Total      int64  `json:"total"`
 	NextOffset *int64 `json:"next_offset"`
 	Note       string `json:"note"`
+	Content    string `json:"content"`
+	PDF        *struct {
+		PageCount int    `json:"page_count"`
+		Pages     string `json:"pages"`
+		Truncated bool   `json:"truncated"`
+		Note      string `json:"note"`
+	} `json:"pdf"`
 }
 
 func decodeDownload(t *testing.T, s string) downloadText {
@@ -53,34 +60,39 @@ func TestDownload(t *testing.T) {
 	fakePNG := f.add("issue/3", "fake.png", []byte("not an image at all"))
 	capA := f.add("issue/3", "cap.pdf", capPDF)
 	require.Len(t, capPDF, attachment.MaxInlineDownloadBytes)
+	issueURI := func(id int64) string { return "forgejo://o/r/issues/3/attachments/" + itoa(id) }
 
 	tests := []struct {
 		name       string
 		tool       string
 		args       map[string]any
-		want       []byte // the blob; nil: no blob
+		want       []byte // the file's bytes in the result; nil: none
+		kind       string // "blob", "image" or "text"
+		uri        string // a blob's URI
 		wantMIME   string
-		image      bool
 		offset     *int64
 		next       *int64
 		errText    string
 		noteSubstr string
 	}{
-		{"small pdf inline", "download_issue_attachment", args("index", 3, "attachment_id", pdfA.ID), pdf, "application/pdf", false, nil, nil, "", ""},
-		{"exactly 1 MiB inline", "download_issue_attachment", args("index", 3, "attachment_id", capA.ID), capPDF, "application/pdf", false, nil, nil, "", ""},
-		{"screenshot is also an image", "download_comment_attachment", args("comment_id", 7, "attachment_id", pngA.ID), shot, "image/png", true, nil, nil, "", ""},
-		{"a .png that is not one is no image", "download_issue_attachment", args("index", 3, "attachment_id", fakePNG.ID), []byte("not an image at all"), "text/plain", false, nil, nil, "", ""},
-		{"over the cap: metadata and URL only", "download_issue_attachment", args("index", 3, "attachment_id", bigA.ID), nil, "", false, nil, nil, "",
+		{"small pdf inline", "download_issue_attachment", args("index", 3, "attachment_id", pdfA.ID), pdf, "blob", issueURI(pdfA.ID), "application/pdf", nil, nil, "", ""},
+		{"exactly 1 MiB inline", "download_issue_attachment", args("index", 3, "attachment_id", capA.ID), capPDF, "blob", issueURI(capA.ID), "application/pdf", nil, nil, "", ""},
+		{"screenshot is an image, once", "download_comment_attachment", args("comment_id", 7, "attachment_id", pngA.ID), shot, "image", "", "image/png", nil, nil, "", ""},
+		{"a .png that is not one is text", "download_issue_attachment", args("index", 3, "attachment_id", fakePNG.ID), []byte("not an image at all"), "text", "", "text/plain", nil, nil, "", ""},
+		{"over the cap: metadata and URL only", "download_issue_attachment", args("index", 3, "attachment_id", bigA.ID), nil, "", "", "", nil, nil, "",
 			"over the 1048576-byte inline limit"},
-		{"first window", "download_issue_attachment", args("index", 3, "attachment_id", bigA.ID, "offset", 0), big[:1<<20], "application/octet-stream", false, ptr(0), ptr(1 << 20), "", ""},
-		{"middle window", "download_issue_attachment", args("index", 3, "attachment_id", bigA.ID, "offset", 1000, "max_bytes", 5000), big[1000:6000], "application/octet-stream", false, ptr(1000), ptr(6000), "", ""},
-		{"last window", "download_issue_attachment", args("index", 3, "attachment_id", bigA.ID, "offset", 2_999_000), big[2_999_000:], "application/octet-stream", false, ptr(2_999_000), nil, "", ""},
-		{"whole image as a window is still an image", "download_comment_attachment", args("comment_id", 7, "attachment_id", pngA.ID, "max_bytes", 1<<20), shot, "image/png", true, ptr(0), nil, "", ""},
-		{"part of an image is no image", "download_comment_attachment", args("comment_id", 7, "attachment_id", pngA.ID, "max_bytes", 100), shot[:100], "image/png", false, ptr(0), ptr(100), "", ""},
-		{"offset past the end", "download_issue_attachment", args("index", 3, "attachment_id", bigA.ID, "offset", 3_000_000), nil, "", false, nil, nil, "offset 3000000 is at or past the end", ""},
-		{"window over 1 MiB refused", "download_issue_attachment", args("index", 3, "attachment_id", bigA.ID, "max_bytes", 2<<20), nil, "", false, nil, nil, `argument "max_bytes" must be at most 1048576`, ""},
-		{"negative offset refused", "download_issue_attachment", args("index", 3, "attachment_id", bigA.ID, "offset", -1), nil, "", false, nil, nil, `argument "offset" must be at least 0`, ""},
-		{"missing attachment", "download_issue_attachment", args("index", 3, "attachment_id", 999), nil, "", false, nil, nil, "attachment 999 not found on issue o/r#3", ""},
+		{"first window", "download_issue_attachment", args("index", 3, "attachment_id", bigA.ID, "offset", 0), big[:1<<20], "blob", issueURI(bigA.ID) + "?offset=0&max_bytes=1048576", "application/octet-stream", ptr(0), ptr(1 << 20), "", ""},
+		{"middle window", "download_issue_attachment", args("index", 3, "attachment_id", bigA.ID, "offset", 1000, "max_bytes", 5000), big[1000:6000], "blob", issueURI(bigA.ID) + "?offset=1000&max_bytes=5000", "application/octet-stream", ptr(1000), ptr(6000), "", ""},
+		{"last window", "download_issue_attachment", args("index", 3, "attachment_id", bigA.ID, "offset", 2_999_000), big[2_999_000:], "blob", issueURI(bigA.ID) + "?offset=2999000&max_bytes=1000", "application/octet-stream", ptr(2_999_000), nil, "", ""},
+		{"whole image as a window is still an image", "download_comment_attachment", args("comment_id", 7, "attachment_id", pngA.ID, "max_bytes", 1<<20), shot, "image", "", "image/png", ptr(0), nil, "", ""},
+		{"part of an image is a blob", "download_comment_attachment", args("comment_id", 7, "attachment_id", pngA.ID, "max_bytes", 100), shot[:100], "blob", "forgejo://o/r/comments/7/attachments/" + itoa(pngA.ID) + "?offset=0&max_bytes=100", "image/png", ptr(0), ptr(100), "", ""},
+		{"offset past the end", "download_issue_attachment", args("index", 3, "attachment_id", bigA.ID, "offset", 3_000_000), nil, "", "", "", nil, nil, "offset 3000000 is at or past the end", ""},
+		{"window over 1 MiB refused", "download_issue_attachment", args("index", 3, "attachment_id", bigA.ID, "max_bytes", 2<<20), nil, "", "", "", nil, nil, `argument "max_bytes" must be at most 1048576`, ""},
+		{"negative offset refused", "download_issue_attachment", args("index", 3, "attachment_id", bigA.ID, "offset", -1), nil, "", "", "", nil, nil, `argument "offset" must be at least 0`, ""},
+		{"missing attachment", "download_issue_attachment", args("index", 3, "attachment_id", 999), nil, "", "", "", nil, nil, "attachment 999 not found on issue o/r#3", ""},
+		{"pages of a file that is no PDF", "download_issue_attachment", args("index", 3, "attachment_id", fakePNG.ID, "pages", "1"), nil, "", "", "", nil, nil, "fake.png is not a PDF (text/plain), so it has no pages to read; leave out pages", ""},
+		{"pages with a window", "download_issue_attachment", args("index", 3, "attachment_id", pdfA.ID, "pages", "1", "offset", 0), nil, "", "", "", nil, nil, "leave out offset and max_bytes, or pages", ""},
+		{"bad page range", "download_issue_attachment", args("index", 3, "attachment_id", pdfA.ID, "pages", "2-1"), nil, "", "", "", nil, nil, `argument "pages": bad page range "2-1"`, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -93,30 +105,25 @@ func TestDownload(t *testing.T) {
 			require.False(t, res.IsError, textOf(t, res))
 			d := decodeDownload(t, textOf(t, res))
 			assert.NotEmpty(t, d.Attachment.DownloadURL, "browser_download_url is always there")
-			blob, meta := blobOf(t, res)
-			img, imgType := imageOf(t, res)
+			p := payloadOf(t, res)
 			if tt.want == nil {
-				assert.Nil(t, meta, "no blob")
+				assert.Empty(t, p.kind, "no bytes")
 				assert.False(t, d.Inline)
 				assert.Contains(t, d.Note, tt.noteSubstr)
 				assert.Len(t, res.Content, 1)
 				return
 			}
-			require.NotNil(t, meta)
-			assert.Equal(t, tt.want, blob)
-			assert.Equal(t, tt.wantMIME, meta.MIMEType)
-			assert.True(t, strings.HasPrefix(meta.URI, d.Attachment.DownloadURL), meta.URI)
+			assert.Equal(t, tt.kind, p.kind)
+			assert.Equal(t, tt.kind, d.Content)
+			assert.Equal(t, 1, p.count, "the bytes are carried once")
+			assert.Equal(t, tt.want, p.data)
+			assert.Equal(t, tt.wantMIME, d.MIMEType)
+			assert.Equal(t, tt.uri, p.uri)
 			assert.True(t, d.Inline)
 			assert.Equal(t, len(tt.want), d.Bytes)
 			assert.Equal(t, sum(tt.want), d.SHA256)
 			assert.Equal(t, tt.offset, d.Offset)
 			assert.Equal(t, tt.next, d.NextOffset)
-			if tt.image {
-				assert.Equal(t, tt.want, img)
-				assert.Equal(t, "image/png", imgType)
-			} else {
-				assert.Nil(t, img)
-			}
 		})
 	}
 }
@@ -156,9 +163,8 @@ func TestDownloadNeverLeavesTheForge(t *testing.T) {
 	a.DownloadURL = other.URL + "/attachments/" + a.UUID
 	res := f.call(t, "download_issue_attachment", args("index", 3, "attachment_id", a.ID))
 	require.False(t, res.IsError, textOf(t, res))
-	blob, meta := blobOf(t, res)
-	assert.Equal(t, "hello", string(blob))
-	assert.Equal(t, f.URL+"/attachments/"+a.UUID, meta.URI)
+	assert.Equal(t, "hello", string(payloadOf(t, res).data))
+	assert.Equal(t, "/attachments/"+a.UUID, f.Requests()[len(f.Requests())-1].Path)
 	assert.Zero(t, hits.Load())
 
 	a.UUID = "../../admin"
@@ -196,9 +202,7 @@ func TestDownloadStaysOnAttachmentRoutes(t *testing.T) {
 
 			res := f.call(t, "download_issue_attachment", args("index", 3, "attachment_id", a.ID))
 			require.False(t, res.IsError, textOf(t, res))
-			blob, meta := blobOf(t, res)
-			assert.Equal(t, "hello", string(blob))
-			assert.Equal(t, f.URL+"/attachments/"+a.UUID, meta.URI)
+			assert.Equal(t, "hello", string(payloadOf(t, res).data))
 			assert.Contains(t, decodeDownload(t, textOf(t, res)).Note, "browser_download_url is not one of the forge's attachment download routes")
 
 			a.UUID = "not a uuid"

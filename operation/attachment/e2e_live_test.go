@@ -8,9 +8,11 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -18,6 +20,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"codeberg.org/forgejo-mcp/forgejo-mcp/internal/pdfgen"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/internal/testforge"
 )
 
@@ -102,7 +105,7 @@ func TestLiveE2EAttachments(t *testing.T) {
 		wantImage bool
 	}{
 		{"pdf as a blob", "download_issue_attachment", at("index", issue, "attachment_id", pdfID), pdf, "application/pdf", false},
-		{"screenshot as blob and image", "download_comment_attachment", at("comment_id", comment, "attachment_id", pngID), shot, "image/png", true},
+		{"screenshot as an image only", "download_comment_attachment", at("comment_id", comment, "attachment_id", pngID), shot, "image/png", true},
 		{"a window of a large file", "download_issue_attachment", at("index", issue, "attachment_id", bigID, "offset", 1<<20, "max_bytes", 1<<20), big[1<<20 : 2<<20], "application/octet-stream", false},
 	}
 	for _, tt := range tests {
@@ -126,24 +129,48 @@ func TestLiveE2EAttachments(t *testing.T) {
 					blob = c.Resource
 				case *gomcp.ImageContent:
 					img = c
+				case *gomcp.TextContent: // a PDF's text
 				default:
 					t.Errorf("unexpected content %T", c)
 				}
 			}
-			require.NotNil(t, blob, "an embedded blob resource")
-			assert.Equal(t, sum(tt.want), sum(blob.Blob), "blob bytes intact on the wire")
-			assert.Equal(t, tt.mime, blob.MIMEType)
-			assert.Contains(t, blob.URI, meta.Attachment.DownloadURL)
 			if tt.wantImage {
+				assert.Nil(t, blob, "an image is carried once")
 				require.NotNil(t, img, "image content")
 				assert.Equal(t, "image/png", img.MIMEType)
 				assert.Equal(t, sum(tt.want), sum(img.Data), "image bytes intact on the wire")
-			} else {
-				assert.Nil(t, img)
+				return
 			}
+			assert.Nil(t, img)
+			require.NotNil(t, blob, "an embedded blob resource")
+			assert.Equal(t, sum(tt.want), sum(blob.Blob), "blob bytes intact on the wire")
+			assert.Equal(t, tt.mime, blob.MIMEType)
+			assert.True(t, strings.HasPrefix(blob.URI, "forgejo://"+owner+"/"+repo+"/issues/"), blob.URI)
 		})
 	}
 
+	t.Run("a PDF's text and a text file, as text on the wire", func(t *testing.T) {
+		doc := pdfgen.Doc(pdfgen.Options{Compress: true}, pdfgen.Page{Lines: []string{"On the wire"}}, pdfgen.Page{Font: "Courier", Lines: []string{"page two"}})
+		id := upload("create_issue_attachment", "index", issue, "wire.pdf", doc)
+		res := e.call("download_issue_attachment", at("index", issue, "attachment_id", id, "pages", "2"))
+		require.False(t, res.IsError, wireText(t, res))
+		require.Len(t, res.Content, 3)
+		text, ok := res.Content[1].(*gomcp.TextContent)
+		require.True(t, ok, "%T", res.Content[1])
+		assert.Equal(t, "--- page 2 of 2 ---\npage two\n", text.Text)
+		blob, ok := res.Content[2].(*gomcp.EmbeddedResource)
+		require.True(t, ok)
+		assert.Equal(t, sum(doc), sum(blob.Resource.Blob))
+		assert.Equal(t, fmt.Sprintf("forgejo://%s/%s/issues/%d/attachments/%d", owner, repo, issue, id), blob.Resource.URI)
+
+		notes := "# Notes\n\n- ünïcode survives\n"
+		id = upload("create_issue_attachment", "index", issue, "notes.md", []byte(notes))
+		res = e.call("download_issue_attachment", at("index", issue, "attachment_id", id))
+		require.Len(t, res.Content, 2)
+		text, ok = res.Content[1].(*gomcp.TextContent)
+		require.True(t, ok, "%T", res.Content[1])
+		assert.Equal(t, notes, text.Text)
+	})
 	t.Run("over the cap: no blob", func(t *testing.T) {
 		res := e.call("download_issue_attachment", at("index", issue, "attachment_id", bigID))
 		require.False(t, res.IsError, wireText(t, res))

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"path"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -206,6 +207,35 @@ func blobOf(t *testing.T, res *mcp.CallToolResult) ([]byte, *mcp.BlobResourceCon
 		}
 	}
 	return nil, nil
+}
+
+// payload is the file a download result carries after its metadata.
+type payload struct {
+	data  []byte
+	kind  string // "blob", "image", "text", or "" for none
+	uri   string // a blob's
+	count int    // how many contents carry it
+}
+
+// payloadOf finds the file's bytes in res: a blob, an image, or (when the
+// metadata says content is text) the last text content.
+func payloadOf(t *testing.T, res *mcp.CallToolResult) payload {
+	t.Helper()
+	var p payload
+	if blob, meta := blobOf(t, res); meta != nil {
+		p = payload{data: blob, kind: "blob", uri: meta.URI, count: 1}
+	}
+	if img, _ := imageOf(t, res); img != nil {
+		p.data, p.kind = img, "image"
+		p.count++
+	}
+	if strings.Contains(textOf(t, res), `"content":"text"`) {
+		tc, ok := res.Content[len(res.Content)-1].(mcp.TextContent)
+		require.True(t, ok)
+		p.data, p.kind = []byte(tc.Text), "text"
+		p.count++
+	}
+	return p
 }
 
 // imageOf returns the decoded image content of res and its MIME type.

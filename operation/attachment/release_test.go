@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"testing"
 
+	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -77,10 +78,29 @@ func TestDownloadReleaseAttachment(t *testing.T) {
 	assert.True(t, meta.Inline)
 	assert.Equal(t, "text/plain", meta.MIMEType)
 	assert.Equal(t, len(data), meta.Bytes)
-	require.Len(t, res.Content, 2, "metadata and blob")
+	require.Len(t, res.Content, 2, "metadata and the text")
+	text, ok := res.Content[1].(mcp.TextContent)
+	require.True(t, ok, "a text file comes back as text")
+	assert.Equal(t, string(data), text.Text)
 	reqs := f.Requests()
 	assert.Equal(t, "/o/r/releases/download/v1.0/notes.txt", reqs[len(reqs)-1].Path)
 	assert.Contains(t, reqs[len(reqs)-1].Auth, fakeforge.Token, "the forge's own origin gets the token")
+}
+
+func TestDownloadReleaseAttachmentBlobURI(t *testing.T) {
+	f := fakeforge.New(t)
+	data := []byte{0, 1, 2, 3, 0xff}
+	f.JSON("GET /api/v1/repos/o/r/releases/5/assets/11", 200, map[string]any{
+		"id": 11, "name": "tool.bin", "size": len(data), "uuid": "0b7e-aaaa",
+		"browser_download_url": f.URL + "/o/r/releases/download/v1.0/tool.bin"})
+	f.Handle("GET /o/r/releases/download/v1.0/tool.bin", func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write(data) })
+	res := f.Call(t, releaseTools(), "download_release_attachment", map[string]any{"owner": "o", "repo": "r", "release_id": 5.0, "attachment_id": 11.0})
+	require.False(t, res.IsError, fakeforge.Text(t, res))
+	require.Len(t, res.Content, 2)
+	blob, ok := res.Content[1].(mcp.EmbeddedResource).Resource.(mcp.BlobResourceContents)
+	require.True(t, ok)
+	assert.Equal(t, "forgejo://o/r/releases/5/attachments/11", blob.URI)
+	assert.Contains(t, fakeforge.Text(t, res), `"browser_download_url":"`+f.URL+`/o/r/releases/download/v1.0/tool.bin"`)
 }
 
 func TestCreateReleaseAttachment(t *testing.T) {

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -171,9 +172,9 @@ func TestLiveReleaseAttachments(t *testing.T) {
 	require.False(t, res.IsError, fakeforge.Text(t, res))
 	assert.Contains(t, fakeforge.Text(t, res), `"inline":true`)
 	require.Len(t, res.Content, 2)
-	blob, err := json.Marshal(res.Content[1])
-	require.NoError(t, err)
-	assert.Contains(t, string(blob), base64.StdEncoding.EncodeToString(data), "the bytes arrive")
+	file, ok := res.Content[1].(mcp.TextContent)
+	require.True(t, ok, "a text file arrives as text: %T", res.Content[1])
+	assert.Equal(t, string(data), file.Text, "the bytes arrive")
 
 	isErr, text = call("edit_release_attachment", map[string]any{"release_id": id, "attachment_id": aid, "name": "renamed.txt"})
 	require.False(t, isErr, text)

@@ -65,8 +65,8 @@ func TestGetFileContentWholeAndRange(t *testing.T) {
 
 func TestGetFileContentBinaryAndHuge(t *testing.T) {
 	f := fakeforge.New(t)
-	f.JSON("GET /api/v1/repos/o/r/contents/logo.png", 200, contents("logo.png", "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"))
-	got := getFile(t, f, map[string]any{"owner": "o", "repo": "r", "path": "logo.png"})
+	f.JSON("GET /api/v1/repos/o/r/contents/tool.bin", 200, contents("tool.bin", "\x7fELF\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"))
+	got := getFile(t, f, map[string]any{"owner": "o", "repo": "r", "path": "tool.bin"})
 	assert.Nil(t, got.Text, "binary content is not dumped")
 	assert.Equal(t, "binary file (16 bytes): not shown", got.Note)
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -47,6 +48,22 @@ func ImageType(data []byte) (string, bool) {
 		return "image/webp", true
 	}
 	return "", false
+}
+
+// IsText says whether data reads as text (a text/*, JSON, YAML, CSV,
+// Markdown or source file, whatever its name): valid UTF-8, no NUL byte,
+// and at most 1% control bytes besides line breaks, tabs and form feeds.
+func IsText(data []byte) bool {
+	if len(data) == 0 || bytes.IndexByte(data, 0) >= 0 || !utf8.Valid(data) {
+		return false
+	}
+	ctl := 0
+	for _, c := range data {
+		if c < 0x20 && c != '\n' && c != '\r' && c != '\t' && c != '\f' || c == 0x7f {
+			ctl++
+		}
+	}
+	return ctl*100 <= len(data)
 }
 
 // DecodeBase64 decodes the base64 value of parameter name into at most max

@@ -97,3 +97,22 @@ func TestBlobAndImageRoundTrip(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, data, got)
 }
+
+func TestIsText(t *testing.T) {
+	for _, tc := range []struct {
+		data string
+		want bool
+	}{
+		{"hello\n", true},
+		{`{"a": [1, 2]}`, true},
+		{"a,b\n1,2\n", true},
+		{"# Título\n\n- ünïcode\n", true},
+		{"package main\n\tfunc main() {}\n", true},
+		{"", false},
+		{"nul\x00byte", false},
+		{"\xff\xfe bad utf-8", false},
+		{"\x01\x02\x03\x04 mostly control", false},
+	} {
+		assert.Equal(t, tc.want, tool.IsText([]byte(tc.data)), "%q", tc.data)
+	}
+}

@@ -65,3 +65,8 @@ func Paging() []Param { return []Param{Page(), Limit()} }
 func State() Param {
 	return Str("state", "Filter by state", Default("open"), OneOf("open", "closed", "all"))
 }
+
+// Pages is the page range of a PDF read as text.
+func Pages() Param {
+	return Str("pages", `PDF pages to read as text: "2", "1-3", "4-" (default all, up to 256 KiB)`, MaxLen(32))
+}

@@ -1,0 +1,72 @@
+package pdftext_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/pdftext"
+)
+
+// type0 is a one-page PDF whose font is a Type 0 (CID) font with the given
+// ToUnicode CMap, showing content.
+func type0(cmap, content string) []byte {
+	return hostile(
+		"<< /Type /Catalog /Pages 2 0 R >>",
+		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+		"<< /Type /Page /Parent 2 0 R /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
+		fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(content), content),
+		"<< /Type /Font /Subtype /Type0 /BaseFont /Noto /Encoding /Identity-H /ToUnicode 6 0 R >>",
+		fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(cmap), cmap),
+	)
+}
+
+const cmapHead = "/CIDInit /ProcSet findresource begin 12 dict begin begincmap\n1 begincodespacerange <0000> <FFFF> endcodespacerange\n"
+const cmapTail = "endcmap CMapName currentdict /CMap defineresource pop end end\n"
+
+func TestExtractType0ToUnicode(t *testing.T) {
+	cmap := cmapHead + "3 beginbfchar <0001> <004B> <0002> <00F6> <0003> <006C> endbfchar\n" +
+		"1 beginbfrange <0010> <0012> <03B1> endbfrange\n" + cmapTail
+	res, err := pdftext.Extract(context.Background(), type0(cmap, "BT /F1 12 Tf <000100020003006E> Tj 0 -14 Td <001000110012> Tj ET"), pdftext.Options{})
+	require.NoError(t, err)
+	require.Len(t, res.Pages, 1)
+	assert.Equal(t, "Köl\nαβγ", res.Pages[0].Text)
+}
+
+func TestExtractHostileNumbers(t *testing.T) {
+	bigCMap := cmapHead + "2000000000 beginbfchar <0001> <004B> endbfchar\n" + cmapTail
+	bomb := "BT /F1 12 Tf " + strings.Repeat("(x) Tj ", 20) + " ET"
+	for _, tc := range []struct {
+		name string
+		data []byte
+		want error
+		text string // the first page's text; "-": any
+	}{
+		{"CMap block count: the codes are shown raw", type0(bigCMap, "BT /F1 12 Tf <0041> Tj ET"), nil, "A"},
+		{"xref stream widths", hostile("<< /Type /XRef /Size 3 /W [1 2000000000 1] /Length 0 >>\nstream\n\nendstream"), pdftext.ErrMalformed, ""},
+		{"predictor columns", hostile("<< /Length 0 /DecodeParms << /Predictor 12 /Columns 4000000000 >> >>\nstream\n\nendstream"), pdftext.ErrMalformed, ""},
+		{"a long string through a CMap", type0(cmapHead+"1 beginbfchar <0001> <004B> endbfchar\n"+cmapTail,
+			"BT /F1 12 Tf <"+strings.Repeat("0001", 200_000)+"> Tj ET"), nil, strings.Repeat("K", 502)},
+		{"a content stream over the budget", hostile(
+			"<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+			"<< /Type /Page /Parent 2 0 R /Contents 4 0 R >>", flate(bomb+strings.Repeat(" ", 2<<20))), pdftext.ErrTooMuchWork, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			start := time.Now()
+			res, err := pdftext.Extract(context.Background(), tc.data, pdftext.Options{MaxTextBytes: 1000, MaxContentBytes: 1 << 20})
+			assert.Less(t, time.Since(start), 5*time.Second)
+			if tc.want != nil {
+				require.ErrorIs(t, err, tc.want)
+				return
+			}
+			require.NoError(t, err)
+			require.NotEmpty(t, res.Pages)
+			assert.Equal(t, tc.text, res.Pages[0].Text)
+		})
+	}
+}
