@@ -130,7 +130,8 @@ func Fields() []FieldDiff {
 	}
 	features := map[string]string{run: "Workflow run", job: "Workflow job", "ActionWorkflowJobsResponse": "Jobs of a run",
 		"ActionArtifact": "Artifact", "ActionArtifactsResponse": "Artifacts list",
-		"query of GET /repos/{owner}/{repo}/actions/runs": "Workflow runs filter by branch"}
+		"query of GET /repos/{owner}/{repo}/actions/runs": "Workflow runs filter by branch",
+		"Compare": "Compare commits", "IssueTemplate": "Issue template"}
 	for i := range fields {
 		fields[i].Feature = features[fields[i].Definition]
 	}
