@@ -55,7 +55,6 @@ func TestToolsetsAreDeclaredOnce(t *testing.T) {
 		byID[d.Toolset.ID] = d.Toolset
 		assert.Regexp(t, `^[a-z]+(-[a-z]+)*$`, d.Toolset.ID)
 		assert.NotEmpty(t, d.Toolset.Description, "toolset %s has a description", d.Toolset.ID)
-		assert.True(t, d.Toolset.Default, "every toolset is in the default set for now")
 	}
 	assert.Len(t, tool.ToolsetsOf(operation.All()), len(byID))
 	help := operation.ToolsetHelp(operation.All())

@@ -91,6 +91,7 @@ func Download(ctx context.Context, c *forgejo.Client, a tool.Args, att *sdk.Atta
 	if total < 0 {
 		total = att.Size
 	}
+	tool.Progress(ctx, offset+int64(len(body)), total)
 	whole := offset == 0 && int64(len(body)) == total
 	mt := contentType(att.Name, raw.ContentType, body, offset == 0)
 	sum := sha256.Sum256(body)

@@ -13,12 +13,13 @@ import (
 )
 
 // Toolset is the version toolset; every tool of this package is in it.
-var Toolset = tool.Toolset{ID: "version", Description: "This server's own version", Default: true}
+var Toolset = tool.Toolset{ID: "version", Description: "This server's own version"}
 
 // Tools returns the version toolset.
 func Tools() []tool.Def {
 	return []tool.Def{{
 		Name: "get_forgejo_mcp_server_version", Toolset: Toolset,
+		Title: "Get the server's version", Output: tool.Shape{"version": "", "go": ""},
 		Description: "Get the version of this forgejo-mcp server",
 		Annotations: tool.Annotations{ReadOnly: true, Idempotent: true},
 		Offline:     true,
