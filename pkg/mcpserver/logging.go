@@ -49,7 +49,8 @@ func (h *notifyHandler) Handle(ctx context.Context, rec slog.Record) error {
 	if h.next.Enabled(ctx, rec.Level) {
 		err = h.next.Handle(ctx, rec)
 	}
-	if server.ClientSessionFromContext(ctx) == nil {
+	lvl := level(rec.Level)
+	if !wants(ctx, lvl) {
 		return err
 	}
 	clean := func(s string) string { return redact.String(h.redact(ctx, s), redact.Secrets(ctx)...) }
@@ -64,7 +65,9 @@ func (h *notifyHandler) Handle(ctx context.Context, rec slog.Record) error {
 	rec.Attrs(add)
 	// mcp-go checks the client's level and drops what is below it (or
 	// everything, when a 2026-07-28 request asked for no logs).
-	_ = h.srv.SendLogMessageToClient(ctx, mcp.NewLoggingMessageNotification(level(rec.Level), "forgejo-mcp", data))
+	if h.srv.SendLogMessageToClient(ctx, mcp.NewLoggingMessageNotification(lvl, "forgejo-mcp", data)) == nil {
+		tool.AwaitDelivery(ctx)
+	}
 	return err
 }
 
@@ -75,6 +78,21 @@ func (h *notifyHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
 // WithGroup keeps the group for stderr; notifications carry flat keys.
 func (h *notifyHandler) WithGroup(name string) slog.Handler {
 	return &notifyHandler{next: h.next.WithGroup(name), srv: h.srv, redact: h.redact, attrs: h.attrs}
+}
+
+// wants says whether the client of ctx's request asked for records at l:
+// the request's own level under 2026-07-28, the session's (set by
+// logging/setLevel, "error" until then) before.
+func wants(ctx context.Context, l mcp.LoggingLevel) bool {
+	s := server.ClientSessionFromContext(ctx)
+	if s == nil {
+		return false
+	}
+	if info := server.RequestProtocolInfoFromContext(ctx); info != nil && info.Modern {
+		return info.LogLevel != "" && l.ShouldSendTo(info.LogLevel)
+	}
+	sl, ok := s.(server.SessionWithLogging)
+	return ok && l.ShouldSendTo(sl.GetLogLevel())
 }
 
 func level(l slog.Level) mcp.LoggingLevel {
