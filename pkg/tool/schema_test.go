@@ -1,14 +1,17 @@
 package tool_test
 
 import (
+	"context"
 	"encoding/json"
 	"testing"
 	"time"
 
+	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"codeberg.org/forgejo-mcp/forgejo-mcp/internal/schemacheck"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
 )
 
@@ -116,4 +119,44 @@ func TestOutputSchemaShapes(t *testing.T) {
 	none, err := tool.Def{Name: "t"}.OutputSchema()
 	require.NoError(t, err)
 	assert.Nil(t, none, "no Output, no schema")
+}
+
+// TestStructuredContent: a JSON object result is also structuredContent,
+// for tools that declare an Output only, never on an error; an array is
+// text alone.
+func TestStructuredContent(t *testing.T) {
+	obj := func(context.Context, *forgejo.Client, tool.Args) (*mcp.CallToolResult, error) {
+		return tool.JSON(map[string]int{"n": 1})
+	}
+	arr := func(context.Context, *forgejo.Client, tool.Args) (*mcp.CallToolResult, error) {
+		return tool.JSON([]int{1})
+	}
+	fail := func(context.Context, *forgejo.Client, tool.Args) (*mcp.CallToolResult, error) {
+		res, _ := tool.JSON(map[string]int{"n": 1})
+		res.IsError = true
+		return res, nil
+	}
+	tests := []struct {
+		name string
+		def  tool.Def
+		want string // structuredContent as JSON, "" for none
+	}{
+		{"object with output", tool.Def{Name: "a", Offline: true, Output: tool.Shape{"n": 0}, Handler: obj}, `{"n":1}`},
+		{"object without output", tool.Def{Name: "b", Offline: true, Handler: obj}, ""},
+		{"array", tool.Def{Name: "c", Offline: true, Output: tool.Shape{"n": 0}, Handler: arr}, ""},
+		{"error", tool.Def{Name: "d", Offline: true, Output: tool.Shape{"n": 0}, Handler: fail}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := (&tool.Runner{}).Call(context.Background(), tt.def, nil)
+			if tt.want == "" {
+				assert.Nil(t, res.StructuredContent)
+				return
+			}
+			b, err := json.Marshal(res.StructuredContent)
+			require.NoError(t, err)
+			assert.JSONEq(t, tt.want, string(b))
+			assert.JSONEq(t, tt.want, res.Content[0].(mcp.TextContent).Text)
+		})
+	}
 }
