@@ -171,7 +171,9 @@ func TestDynamicToolsets(t *testing.T) {
 	ts := func(id string) tool.Toolset { return tool.Toolset{ID: id, Description: id + " tools"} }
 	mk := func(name, set string) tool.Def {
 		return tool.Def{Name: name, Toolset: ts(set), Offline: true, Annotations: tool.Read(),
-			Handler: func(context.Context, *forgejo.Client, tool.Args) (*mcp.CallToolResult, error) { return tool.JSON(map[string]int{}) }}
+			Handler: func(context.Context, *forgejo.Client, tool.Args) (*mcp.CallToolResult, error) {
+				return tool.JSON(map[string]int{})
+			}}
 	}
 	offered := []tool.Def{mk("get_a", "a"), mk("get_b", "b"), mk("put_b", "b")}
 	c, got := inProcess(t, mcpserver.NewDynamic(offered, []string{"a"}, runner()))
