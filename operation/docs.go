@@ -62,6 +62,9 @@ func ToolsetHelp(defs []tool.Def) string {
 	var b strings.Builder
 	for _, ts := range tool.ToolsetsOf(defs) {
 		fmt.Fprintf(&b, "\n  %-18s %s", ts.ID, ts.Description)
+		if ts.Default {
+			b.WriteString(" (default)")
+		}
 	}
 	return b.String()
 }

@@ -53,8 +53,20 @@ func NewDynamic(offered []tool.Def, initial []string, r *tool.Runner) *server.MC
 			start = append(start, def)
 		}
 	}
-	d.srv = build(slices.Concat(start, d.tools()), offered, r, server.WithToolCapabilities(true))
+	d.srv = build(slices.Concat(start, d.tools()), offered, r, d.notEnabled, server.WithToolCapabilities(true))
 	return d.srv
+}
+
+// notEnabled makes the error for a call to a tool whose toolset is not
+// enabled yet say how to enable it (the lookup still fails: the name
+// gains a space).
+func (d *dynamic) notEnabled(_ context.Context, _ any, req *mcp.CallToolRequest) {
+	if req == nil || d.srv.GetTool(req.Params.Name) != nil {
+		return
+	}
+	if def, ok := tool.Find(d.offered, req.Params.Name); ok {
+		req.Params.Name = fmt.Sprintf("%s (enable_toolset %q first)", def.Name, def.Toolset.ID)
+	}
 }
 
 func (d *dynamic) tools() []tool.Def {

@@ -208,3 +208,21 @@ func TestDynamicToolsets(t *testing.T) {
 	require.True(t, res.IsError)
 	assert.Equal(t, `no toolset "c"; toolsets: a, b (list_toolsets describes them)`, res.Content[0].(mcp.TextContent).Text)
 }
+
+// TestDynamicToolsetsHint: calling a tool whose toolset is not enabled yet
+// fails saying which toolset to enable.
+func TestDynamicToolsetsHint(t *testing.T) {
+	def := tool.Def{Name: "get_b", Toolset: tool.Toolset{ID: "b", Description: "b"}, Offline: true, Annotations: tool.Read(),
+		Handler: func(context.Context, *forgejo.Client, tool.Args) (*mcp.CallToolResult, error) {
+			return tool.JSON(map[string]int{})
+		}}
+	c, _ := inProcess(t, mcpserver.NewDynamic([]tool.Def{def}, nil, runner()))
+	req := mcp.CallToolRequest{}
+	req.Params.Name = "get_b"
+	_, err := c.CallTool(t.Context(), req)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `tool 'get_b (enable_toolset "b" first)' not found`)
+	res := callTool(t, c, "enable_toolset", map[string]any{"toolset": "b"}, nil)
+	require.False(t, res.IsError)
+	assert.False(t, callTool(t, c, "get_b", nil, nil).IsError)
+}
