@@ -111,7 +111,7 @@ func startHTTPServer(t *testing.T, forgeURL string, args ...string) string {
 	t.Helper()
 	cmd := exec.Command(binary, append([]string{"--url", forgeURL, "--transport", "http", "--http-addr", "127.0.0.1:0"}, args...)...)
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME")}
-	stderr := &syncBuffer{}
+	stderr := &fakeforge.SyncBuffer{}
 	cmd.Stderr = stderr
 	require.NoError(t, cmd.Start())
 	t.Cleanup(func() {
@@ -129,23 +129,6 @@ func startHTTPServer(t *testing.T, forgeURL string, args ...string) string {
 		return endpoint != ""
 	}, 10*time.Second, 10*time.Millisecond, "HTTP server start")
 	return endpoint
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 type headerRoundTripper map[string]string
