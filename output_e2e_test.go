@@ -421,6 +421,10 @@ func TestE2EUploadProgressLive(t *testing.T) {
 				return len(pr) > 0 && pr[len(pr)-1].Progress == float64(len(data))
 			}, 5*time.Second, 10*time.Millisecond, "progress up to the whole file")
 			_, pr, _ := n.snapshot()
+			var att struct {
+				ID int64 `json:"id"`
+			}
+			require.NoError(t, json.Unmarshal([]byte(resultText(t, res)), &att))
 			assert.GreaterOrEqual(t, len(pr), 2, "progress along the way, not only at the end")
 			for i, e := range pr {
 				assert.Equal(t, "upload-1", e.ProgressToken)
@@ -429,6 +433,19 @@ func TestE2EUploadProgressLive(t *testing.T) {
 					assert.Greater(t, e.Progress, pr[i-1].Progress, "progress increases")
 				}
 			}
+
+			// A windowed download reports where its window ends.
+			dl := &mcp.CallToolParams{Name: "download_issue_attachment", Arguments: map[string]any{"owner": owner, "repo": repo,
+				"index": index, "attachment_id": att.ID, "offset": 1_000_000, "max_bytes": 500_000}}
+			dl.SetProgressToken("download-1")
+			res, err = cs.CallTool(t.Context(), dl)
+			require.NoError(t, err)
+			require.False(t, res.IsError, resultText(t, res))
+			require.Eventually(t, func() bool {
+				_, all, _ := n.snapshot()
+				last := all[len(all)-1]
+				return last.ProgressToken == "download-1" && last.Progress == 1_500_000 && last.Total == float64(len(data))
+			}, 5*time.Second, 10*time.Millisecond, "the window's progress")
 
 			// Without a progress token, no progress.
 			quiet := &notes{}
