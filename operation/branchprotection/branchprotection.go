@@ -42,7 +42,7 @@ func Tools() []tool.Def {
 	return []tool.Def{
 		{
 			Name: "list_branch_protections", Toolset: Toolset,
-			Title:       "List branch protection rules",
+			Title: "List branch protection rules", Output: tool.ListPage[Rule]{},
 			Description: "List a repository's branch protection rules",
 			Params:      base, Annotations: tool.Read(), Handler: list,
 		},
@@ -147,7 +147,9 @@ func list(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolRes
 	if err := forgejo.Fail(resp, err, "list branch protections of", tool.RepoRef(a)); err != nil {
 		return nil, err
 	}
-	return tool.JSON(tool.Map(rules, compact))
+	// The list envelope of every list tool (and so an object, which an
+	// outputSchema needs): one page holding every rule.
+	return tool.Items(tool.Map(rules, compact), 1, false)
 }
 
 func get(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
