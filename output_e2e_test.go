@@ -459,3 +459,69 @@ func TestE2EUploadProgressLive(t *testing.T) {
 		})
 	}
 }
+
+// TestE2ELogNotificationsStayWithTheirRequest: over HTTP, two users call
+// at once with logs on; each receives the records of its own calls only.
+func TestE2ELogNotificationsStayWithTheirRequest(t *testing.T) {
+	f := fakeforge.New(t)
+	f.Handle("GET /api/v1/user", func(w http.ResponseWriter, r *http.Request) {
+		login := strings.TrimPrefix(r.Header.Get("Authorization"), "token ")
+		fakeforge.WriteJSON(w, http.StatusOK, map[string]any{"id": len(login), "login": login[:5]})
+	})
+	for _, v := range protocolVersions {
+		t.Run(v, func(t *testing.T) {
+			endpoint := startHTTPServer(t, f.URL)
+			type user struct {
+				token string
+				calls int
+				n     *notes
+				cs    *mcp.ClientSession
+			}
+			// Four calls at once: the server runs four (--max-concurrent).
+			users := []*user{{token: "alice-0123456789", calls: 1}, {token: "bobby-0123456789", calls: 3}}
+			for _, u := range users {
+				u.n = &notes{}
+				u.cs = connectHTTP(t, v, u.n, endpoint, map[string]string{"Authorization": "token " + u.token})
+				if v == "2025-11-25" {
+					require.NoError(t, u.cs.SetLoggingLevel(t.Context(), &mcp.SetLoggingLevelParams{Level: "info"}))
+				}
+			}
+			var wg sync.WaitGroup
+			for _, u := range users {
+				for range u.calls {
+					wg.Go(func() {
+						p := &mcp.CallToolParams{Name: "get_my_user_info", Arguments: map[string]any{}}
+						if v == "2026-07-28" {
+							p.Meta = mcp.Meta{"io.modelcontextprotocol/logLevel": "info"}
+						}
+						res, err := u.cs.CallTool(t.Context(), p)
+						assert.NoError(t, err)
+						if err == nil {
+							assert.False(t, res.IsError)
+						}
+					})
+				}
+			}
+			wg.Wait()
+			for _, u := range users {
+				require.Eventually(t, func() bool { l, _, _ := u.n.snapshot(); return len(l) >= u.calls }, 5*time.Second, 10*time.Millisecond)
+				time.Sleep(50 * time.Millisecond)
+				logs, _, _ := u.n.snapshot()
+				calls := 0
+				for _, l := range logs {
+					b, err := json.Marshal(l)
+					require.NoError(t, err)
+					for _, other := range users {
+						if other != u {
+							assert.NotContains(t, string(b), other.token[:5], "another user's record")
+						}
+					}
+					if m, ok := l.Data.(map[string]any); ok && m["msg"] == "tool call" {
+						calls++
+					}
+				}
+				assert.Equal(t, u.calls, calls, "%s gets one record per own call, none of the other's", u.token[:5])
+			}
+		})
+	}
+}
