@@ -23,21 +23,24 @@ import (
 
 // Config is everything flags and environment decide, in one value.
 type Config struct {
-	RawURL         string
-	URL            *url.URL // nil when no forge is configured
-	TokenFile      string
-	Token          string // never printed or logged
-	UserAgent      string
-	LogLevel       string
-	Transport      string
-	Toolsets       string
-	Tools          string
-	ExcludeTools   string
-	ReadOnly       bool
-	CallTimeout    time.Duration
-	RequestTimeout time.Duration
-	MaxConcurrent  int
-	MaxUploadBytes int64
+	RawURL    string
+	URL       *url.URL // nil when no forge is configured
+	TokenFile string
+	Token     string // never printed or logged
+	UserAgent string
+	LogLevel  string
+	Transport string
+	Toolsets  string
+	// DynamicToolsets (stdio) starts with the selected toolsets and adds
+	// list_toolsets and enable_toolset.
+	DynamicToolsets bool
+	Tools           string
+	ExcludeTools    string
+	ReadOnly        bool
+	CallTimeout     time.Duration
+	RequestTimeout  time.Duration
+	MaxConcurrent   int
+	MaxUploadBytes  int64
 	// Bounds of the hardening issue (#4); see docs/hardening.md.
 	MaxFrameBytes      int   // one inbound stdio message; 0 until resolved
 	MaxArgsBytes       int64 // arguments of a tool without LargeArgs
@@ -65,7 +68,8 @@ func (c *Config) registerFlags(fs *pflag.FlagSet, env Env) {
 	fs.StringVar(&c.UserAgent, "user-agent", envOr(env, "FORGEJO_USER_AGENT", version.UserAgent()), "User-Agent sent to the forge (env FORGEJO_USER_AGENT)")
 	fs.StringVar(&c.LogLevel, "log-level", envOr(env, "FORGEJO_MCP_LOG_LEVEL", "info"), "log level on stderr: debug, info, warn or error")
 	fs.StringVar(&c.Transport, "transport", envOr(env, "FORGEJO_MCP_TRANSPORT", "stdio"), "MCP transport: stdio or http")
-	fs.StringVar(&c.Toolsets, "toolsets", env("FORGEJO_MCP_TOOLSETS"), "comma-separated toolsets to offer (default all):"+operation.ToolsetHelp(operation.All()))
+	fs.StringVar(&c.Toolsets, "toolsets", env("FORGEJO_MCP_TOOLSETS"), "comma-separated toolsets to offer: all, default (when not given; --cli reaches all), NAME, +NAME to add to the default, -NAME to leave out:"+operation.ToolsetHelp(operation.All()))
+	fs.BoolVar(&c.DynamicToolsets, "dynamic-toolsets", env("FORGEJO_MCP_DYNAMIC_TOOLSETS") == "true", "stdio: start with the selected toolsets and offer tools that list the others and enable one")
 	fs.StringVar(&c.Tools, "tools", env("FORGEJO_MCP_TOOLS"), "comma-separated allow-list of tool names")
 	fs.StringVar(&c.ExcludeTools, "exclude-tools", env("FORGEJO_MCP_EXCLUDE_TOOLS"), "comma-separated tool names to leave out")
 	fs.BoolVar(&c.ReadOnly, "read-only", env("FORGEJO_MCP_READ_ONLY") == "true", "offer only read-only tools")
@@ -188,6 +192,17 @@ func (c *Config) logLevel() (slog.Level, error) {
 		return 0, usagef("unknown --log-level %q: use debug, info, warn or error", c.LogLevel)
 	}
 	return l, nil
+}
+
+// serverSelection is what the server offers: the selection, with the
+// default toolsets when neither --toolsets nor --tools names any (--cli
+// uses selection, which reaches every tool).
+func (c *Config) serverSelection() tool.Selection {
+	sel := c.selection()
+	if len(sel.Toolsets) == 0 && len(sel.Tools) == 0 {
+		sel.Toolsets = []string{"default"}
+	}
+	return sel
 }
 
 func (c *Config) selection() tool.Selection {

@@ -157,6 +157,11 @@ func httpOptions(cfg *Config, defs []tool.Def, logger *slog.Logger) httpserver.O
 	if h.SharedToken {
 		o.SharedToken = cfg.Token
 	}
+	if len(tool.SplitList(cfg.Toolsets)) == 0 && len(tool.SplitList(cfg.Tools)) == 0 {
+		// A request without X-MCP-Toolsets gets the default selection;
+		// the header reaches the rest ("all", "+wiki").
+		o.DefaultToolsets = []string{"default"}
+	}
 	if host, _, err := net.SplitHostPort(h.Addr); err == nil && host != "" {
 		if ip := net.ParseIP(host); ip == nil || !ip.IsUnspecified() {
 			o.AllowedHosts = append(o.AllowedHosts, host) // the address it was asked to listen on

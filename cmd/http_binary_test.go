@@ -40,7 +40,7 @@ func startHTTP(t *testing.T, forgeURL string, env []string, args ...string) *htt
 	t.Helper()
 	bin, err := binaryPath()
 	require.NoError(t, err)
-	cmd := exec.Command(bin, append([]string{"--url", forgeURL, "--transport", "http", "--http-addr", "127.0.0.1:0"}, args...)...)
+	cmd := exec.Command(bin, append([]string{"--url", forgeURL, "--transport", "http", "--http-addr", "127.0.0.1:0", "--toolsets", "all"}, args...)...)
 	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME")}, env...)
 	p := &httpProc{t: t, cmd: cmd, stdout: &fakeforge.SyncBuffer{}, stderr: &fakeforge.SyncBuffer{}, exited: make(chan error, 1)}
 	cmd.Stdout, cmd.Stderr = p.stdout, p.stderr

@@ -66,16 +66,38 @@ func Main(ctx context.Context, args []string, std IO, env Env) int {
 		return ExitUsage
 	}
 	logger := newLogger(std.Err, &cfg)
-	defs, err := tool.Select(operation.All(), cfg.selection())
+	all := operation.All()
+	sel := cfg.serverSelection()
+	if cfg.Transport == "http" || cfg.DynamicToolsets {
+		// Over HTTP the flags bound what a request can select and the
+		// default applies per request (X-MCP-Toolsets); with dynamic
+		// toolsets they bound what enable_toolset can reach.
+		sel = cfg.selection()
+	}
+	defs, err := tool.Select(all, sel)
 	if err != nil {
 		fmt.Fprintln(std.Err, "forgejo-mcp:", err)
 		return ExitUsage
 	}
 	if cfg.Transport == "http" {
+		if cfg.DynamicToolsets {
+			fmt.Fprintln(std.Err, "forgejo-mcp: --dynamic-toolsets is for stdio; over HTTP each request selects toolsets with the X-MCP-Toolsets header")
+			return ExitUsage
+		}
 		return serveHTTP(ctx, &cfg, defs, logger)
 	}
 	runner := cfg.runner(logger)
-	s := mcpserver.New(defs, runner)
+	var s *server.MCPServer
+	if cfg.DynamicToolsets {
+		start, err := tool.Select(defs, cfg.serverSelection())
+		if err != nil {
+			fmt.Fprintln(std.Err, "forgejo-mcp:", err)
+			return ExitUsage
+		}
+		s = mcpserver.NewDynamic(defs, tool.Toolsets(start), runner)
+	} else {
+		s = mcpserver.New(defs, runner)
+	}
 	logger.Info("serving MCP on stdio", "forge", cfg.URL.String(), "tools", len(defs), "version", version.Version)
 	if err := serveStdio(ctx, s, std, &cfg, rpcguard.ToolLimits(defs, runner), logger); err != nil {
 		logger.Error("stdio server stopped", "err", err)

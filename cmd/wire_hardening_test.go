@@ -56,7 +56,7 @@ func start(t *testing.T, forgeURL string, args ...string) *proc {
 	t.Helper()
 	bin, err := binaryPath()
 	require.NoError(t, err)
-	cmd := exec.Command(bin, append([]string{"--url", forgeURL}, args...)...)
+	cmd := exec.Command(bin, append([]string{"--url", forgeURL, "--toolsets", "all"}, args...)...)
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), "FORGEJO_ACCESS_TOKEN=" + fakeforge.Token}
 	stdin, err := cmd.StdinPipe()
 	require.NoError(t, err)

@@ -123,7 +123,11 @@ func TestAliasesAreNotAdvertised(t *testing.T) {
 		for alias := range d.Aliases {
 			assert.NotContains(t, props, alias, "%s advertises alias %s", d.Name, alias)
 		}
-		b, err := json.Marshal(d.MCPTool())
+		// The input side: an output property may share an alias's name
+		// (a webhook's "id").
+		mt := d.MCPTool()
+		mt.RawOutputSchema = nil
+		b, err := json.Marshal(mt)
 		require.NoError(t, err)
 		for alias := range d.Aliases {
 			assert.NotContains(t, string(b), `"`+alias+`"`, "%s", d.Name)

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/mark3labs/mcp-go/mcp"
+
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
 )
 
@@ -21,20 +23,22 @@ const (
 func ToolTable(defs []tool.Def) string {
 	var b strings.Builder
 	sets := tool.ToolsetsOf(defs)
-	fmt.Fprintf(&b, "%d tools in %d toolsets.\n\n", len(defs), len(sets))
-	b.WriteString("| Toolset | Tools | Default | Description |\n|---|---|---|---|\n")
+	dflt, _ := tool.Select(defs, tool.Selection{Toolsets: []string{"default"}})
+	fmt.Fprintf(&b, "%d tools in %d toolsets. tools/list is %d bytes for the default selection (%d tools), %d bytes for all.\n\n",
+		len(defs), len(sets), ListBytes(dflt), len(dflt), ListBytes(defs))
+	b.WriteString("| Toolset | Tools | Default | tools/list bytes | Description |\n|---|---|---|---|---|\n")
 	for _, ts := range sets {
-		n := 0
+		var in []tool.Def
 		for _, d := range defs {
 			if d.Toolset.ID == ts.ID {
-				n++
+				in = append(in, d)
 			}
 		}
 		def := "no"
 		if ts.Default {
 			def = "yes"
 		}
-		fmt.Fprintf(&b, "| %s | %d | %s | %s |\n", ts.ID, n, def, ts.Description)
+		fmt.Fprintf(&b, "| %s | %d | %s | %d | %s |\n", ts.ID, len(in), def, ListBytes(in), ts.Description)
 	}
 	b.WriteString("\n")
 	b.WriteString("| Tool | Toolset | Kind | Parameters | Description |\n|---|---|---|---|---|\n")
@@ -58,6 +62,9 @@ func ToolsetHelp(defs []tool.Def) string {
 	var b strings.Builder
 	for _, ts := range tool.ToolsetsOf(defs) {
 		fmt.Fprintf(&b, "\n  %-18s %s", ts.ID, ts.Description)
+		if ts.Default {
+			b.WriteString(" (default)")
+		}
 	}
 	return b.String()
 }
@@ -121,4 +128,18 @@ func WriteSnapshots(dir string, defs []tool.Def) error {
 		}
 	}
 	return nil
+}
+
+// ListBytes is the size of the tools/list result that offers defs: what
+// every session of an agent pays before its first call.
+func ListBytes(defs []tool.Def) int {
+	tools := make([]mcp.Tool, len(defs))
+	for i, d := range defs {
+		tools[i] = d.MCPTool()
+	}
+	b, err := json.Marshal(mcp.ListToolsResult{Tools: tools})
+	if err != nil {
+		return -1
+	}
+	return len(b)
 }

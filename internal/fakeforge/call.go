@@ -8,6 +8,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/stretchr/testify/require"
 
+	"codeberg.org/forgejo-mcp/forgejo-mcp/internal/schemacheck"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
 )
@@ -24,7 +25,9 @@ func (s *Server) Call(t testing.TB, defs []tool.Def, name string, args map[strin
 	if args != nil {
 		raw = args
 	}
-	return r.Call(context.Background(), d, raw)
+	res := r.Call(context.Background(), d, raw)
+	schemacheck.Result(t, d, res)
+	return res
 }
 
 // Text returns a result's only text content.

@@ -9,6 +9,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/stretchr/testify/require"
 
+	"codeberg.org/forgejo-mcp/forgejo-mcp/internal/schemacheck"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
 )
@@ -42,7 +43,9 @@ func (f *Forge) Call(t testing.TB, defs []tool.Def, name string, args map[string
 	if args != nil {
 		raw = args
 	}
-	return r.Call(context.Background(), d, raw)
+	res := r.Call(context.Background(), d, raw)
+	schemacheck.Result(t, d, res)
+	return res
 }
 
 // RepoCaller returns a function that calls tools from defs on owner/repo

@@ -21,13 +21,18 @@ import (
 	"strings"
 	"unicode"
 
+	sdk "codeberg.org/mvdkleijn/forgejo-sdk/forgejo/v3"
+
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
 )
 
 // Toolset is the attachment toolset: the issue and comment files (the
 // release files are in the release toolset).
-var Toolset = tool.Toolset{ID: "attachment", Description: "Files attached to issues and issue comments", Default: true}
+var Toolset = tool.Toolset{ID: "attachment", Description: "Files attached to issues", Default: true}
+
+// CommentToolset has the comment attachment tools.
+var CommentToolset = tool.Toolset{ID: "comment-attachment", Description: "Files attached to issue comments"}
 
 // MaxInlineDownloadBytes is the largest file a download returns inline, and
 // the largest window of a ranged download. Every byte lands in the agent's
@@ -113,7 +118,7 @@ func (s scope) attachment(a tool.Args) (string, error) {
 // Tools returns the attachment toolset: six issue tools, then their six
 // comment twins.
 func Tools() []tool.Def {
-	return append(issueScope.tools(Toolset), commentScope.tools(Toolset)...)
+	return append(issueScope.tools(Toolset), commentScope.tools(CommentToolset)...)
 }
 
 // ReleaseTools returns the six release attachment tools, in toolset ts (the
@@ -136,16 +141,19 @@ func (s scope) tools(ts tool.Toolset) []tool.Def {
 	return []tool.Def{
 		{
 			Name: s.name("list"), Toolset: ts,
+			Title:       "List " + s.noun + " attachments", // a bare JSON array: no outputSchema
 			Description: fmt.Sprintf("List %s files", s.owns),
 			Params:      base, Annotations: tool.Read(), Handler: s.list,
 		},
 		{
 			Name: s.name("get"), Toolset: ts,
+			Title: "Get " + s.noun + " attachment", Output: sdk.Attachment{},
 			Description: s.item + " metadata",
 			Params:      withID, Annotations: tool.Read(), Handler: s.get,
 		},
 		{
 			Name: s.name("download"), Toolset: ts,
+			Title:       "Download " + s.noun + " attachment", // JSON then the bytes: no outputSchema
 			Description: s.item + " metadata and content up to 1 MiB (image, text, PDF text by page); larger: pass offset",
 			Params: slices.Concat(withID, []tool.Param{
 				tool.Int("offset", "Start byte", tool.AtLeast(0)),
@@ -155,6 +163,7 @@ func (s scope) tools(ts tool.Toolset) []tool.Def {
 		},
 		{
 			Name: s.name("create"), Toolset: ts,
+			Title: "Upload " + s.noun + " attachment", Output: sdk.Attachment{},
 			Description: fmt.Sprintf("Attach a file to %s", s.what),
 			Params: slices.Concat(base, []tool.Param{
 				tool.Str("content", "Base64 file", tool.Required(), tool.Secret()),
@@ -164,6 +173,7 @@ func (s scope) tools(ts tool.Toolset) []tool.Def {
 		},
 		{
 			Name: s.name("edit"), Toolset: ts,
+			Title: "Rename " + s.noun + " attachment", Output: sdk.Attachment{},
 			Description: "Rename " + s.anItem,
 			Params: slices.Concat(withID, []tool.Param{
 				tool.Str("name", "New file name", tool.Required())}),
@@ -171,6 +181,7 @@ func (s scope) tools(ts tool.Toolset) []tool.Def {
 		},
 		{
 			Name: s.name("delete"), Toolset: ts,
+			Title: "Delete " + s.noun + " attachment", Output: tool.DeletedOutput("id", int64(0)),
 			Description: "Delete " + s.anItem,
 			Params:      withID, Annotations: tool.Destroy(true), Handler: s.delete,
 		},

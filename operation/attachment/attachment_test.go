@@ -29,7 +29,7 @@ func TestToolDefinitions(t *testing.T) {
 		"delete_%s_attachment":   {"destructive, idempotent", "owner repo ID attachment_id"},
 	}
 	for _, scope := range []struct{ noun, id, toolset string }{
-		{"issue", "index", "attachment"}, {"comment", "comment_id", "attachment"}, {"release", "release_id", "release"}} {
+		{"issue", "index", "attachment"}, {"comment", "comment_id", "comment-attachment"}, {"release", "release_id", "release"}} {
 		for pattern, w := range want {
 			name := strings.Replace(pattern, "%s", scope.noun, 1)
 			t.Run(name, func(t *testing.T) {

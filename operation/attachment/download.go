@@ -113,6 +113,7 @@ func Download(ctx context.Context, c *forgejo.Client, a tool.Args, att *sdk.Atta
 	if total < 0 {
 		total = att.Size
 	}
+	tool.Progress(ctx, offset+int64(len(body)), total)
 	whole := offset == 0 && int64(len(body)) == total
 	mt := contentType(att.Name, raw.ContentType, body, offset == 0)
 	out.MIMEType, out.Note = mt, note

@@ -39,7 +39,7 @@ type e2e struct {
 }
 
 func startE2E(t *testing.T, f *testforge.Forge) *e2e {
-	cmd := exec.Command(builtBinary(t))
+	cmd := exec.Command(builtBinary(t), "--toolsets", "all")
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"),
 		"FORGEJO_URL=" + f.URL, "FORGEJO_ACCESS_TOKEN=" + f.Token}
 	client := gomcp.NewClient(&gomcp.Implementation{Name: "attachment-e2e", Version: "1"}, nil)

@@ -102,7 +102,7 @@ func upload(ctx context.Context, c *forgejo.Client, a tool.Args, route string, f
 	// ?name=, which the forge prefers, so non-ASCII names arrive exactly.
 	err = c.DoMultipart(ctx, http.MethodPost, route, url.Values{"name": {filename}}, forgejo.FilePart{
 		Field: uploadField, Filename: filename, MIMEType: mimeType,
-		Content: bytes.NewReader(data), Size: int64(len(data)),
+		Content: tool.ProgressReader(ctx, bytes.NewReader(data), int64(len(data))), Size: int64(len(data)),
 	}, &att)
 	if err != nil {
 		return nil, fail(err)

@@ -16,7 +16,7 @@ import (
 )
 
 // Toolset is the branch-protection toolset; every tool of this package is in it.
-var Toolset = tool.Toolset{ID: "branch-protection", Description: "Branch protection rules", Default: true}
+var Toolset = tool.Toolset{ID: "branch-protection", Description: "Branch protection rules"}
 
 func ruleName() tool.Param {
 	return tool.Str("rule_name", "Protected branch name or glob pattern, e.g. main or release/*",
@@ -42,26 +42,31 @@ func Tools() []tool.Def {
 	return []tool.Def{
 		{
 			Name: "list_branch_protections", Toolset: Toolset,
+			Title: "List branch protection rules", Output: tool.ListPage[Rule]{},
 			Description: "List a repository's branch protection rules",
 			Params:      base, Annotations: tool.Read(), Handler: list,
 		},
 		{
 			Name: "get_branch_protection", Toolset: Toolset,
+			Title: "Get a branch protection rule", Output: Rule{},
 			Description: "Get a branch protection rule by name",
 			Params:      withName, Annotations: tool.Read(), Handler: get,
 		},
 		{
 			Name: "create_branch_protection", Toolset: Toolset,
+			Title: "Create a branch protection rule", Output: Rule{},
 			Description: "Protect a branch or branch pattern",
 			Params:      append(withName[:3:3], fields()...), Annotations: tool.Write(false), Handler: create,
 		},
 		{
 			Name: "edit_branch_protection", Toolset: Toolset,
+			Title: "Edit a branch protection rule", Output: Rule{},
 			Description: "Edit a branch protection rule; only the given fields change",
 			Params:      append(withName[:3:3], fields()...), Annotations: tool.Destroy(true), Handler: edit,
 		},
 		{
 			Name: "delete_branch_protection", Toolset: Toolset,
+			Title: "Delete a branch protection rule", Output: tool.DeletedOutput("rule_name", ""),
 			Description: "Delete a branch protection rule; the branch stays",
 			Params:      withName, Annotations: tool.Destroy(true), Handler: remove,
 		},
@@ -142,7 +147,9 @@ func list(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolRes
 	if err := forgejo.Fail(resp, err, "list branch protections of", tool.RepoRef(a)); err != nil {
 		return nil, err
 	}
-	return tool.JSON(tool.Map(rules, compact))
+	// The list envelope of every list tool (and so an object, which an
+	// outputSchema needs): one page holding every rule.
+	return tool.Items(tool.Map(rules, compact), 1, false)
 }
 
 func get(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {

@@ -13,6 +13,7 @@ import (
 	"codeberg.org/forgejo-mcp/forgejo-mcp/internal/fakeforge"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/internal/testforge"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/branchprotection"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
 )
 
 type liveRule struct {
@@ -36,7 +37,7 @@ func TestLiveBranchProtectionLifecycle(t *testing.T) {
 		return r
 	}
 
-	assert.JSONEq(t, `[]`, call("list_branch_protections", map[string]any{}))
+	assert.JSONEq(t, `{"items":[],"page":1,"has_more":false}`, call("list_branch_protections", map[string]any{}))
 
 	r := decode(call("create_branch_protection", map[string]any{"rule_name": "main",
 		"push_whitelist": []any{owner}, "required_approvals": 1.0, "status_checks": []any{"ci/build"},
@@ -59,9 +60,9 @@ func TestLiveBranchProtectionLifecycle(t *testing.T) {
 	assert.Empty(t, r.StatusChecks)
 	assert.Equal(t, []string{owner}, r.PushWhitelist)
 
-	var rules []liveRule
+	var rules tool.ListPage[liveRule]
 	require.NoError(t, json.Unmarshal([]byte(call("list_branch_protections", map[string]any{})), &rules))
-	assert.Len(t, rules, 2)
+	assert.Len(t, rules.Items, 2)
 
 	assert.JSONEq(t, `{"deleted":true,"rule_name":"release/*"}`,
 		call("delete_branch_protection", map[string]any{"rule_name": "release/*"}))

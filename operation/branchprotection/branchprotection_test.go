@@ -45,7 +45,7 @@ func TestListAndGet(t *testing.T) {
 	f.JSON("GET /api/v1/repos/o/r/branch_protections/{name...}", 200, rawRule)
 	isErr, text := call(t, f, "list_branch_protections", map[string]any{})
 	require.False(t, isErr, text)
-	assert.JSONEq(t, "["+compactRule+"]", text)
+	assert.JSONEq(t, `{"items":[`+compactRule+`],"page":1,"has_more":false}`, text)
 
 	isErr, text = call(t, f, "get_branch_protection", map[string]any{"rule_name": "release/*"})
 	require.False(t, isErr, text)

@@ -17,25 +17,29 @@ func dependencyTools() []tool.Def {
 	dep := tool.ID("dependency", "Number of the blocking issue in the same repository")
 	return []tool.Def{
 		{
-			Name: "list_issue_dependencies", Toolset: Toolset,
+			Name: "list_issue_dependencies", Toolset: DependencyToolset,
+			Title: "List the issues blocking an issue", Output: tool.ListPage[Dependency]{},
 			Description: "List the issues that block an issue (its dependencies)",
 			Params:      []tool.Param{tool.Owner(), tool.Repo(), tool.Index(), tool.Page(), tool.Limit()},
 			Annotations: tool.Read(), Handler: listDeps("dependencies"),
 		},
 		{
-			Name: "list_issue_dependents", Toolset: Toolset,
+			Name: "list_issue_dependents", Toolset: DependencyToolset,
+			Title: "List the issues an issue blocks", Output: tool.ListPage[Dependency]{},
 			Description: "List the issues an issue blocks",
 			Params:      []tool.Param{tool.Owner(), tool.Repo(), tool.Index(), tool.Page(), tool.Limit()},
 			Annotations: tool.Read(), Handler: listDeps("blocks"),
 		},
 		{
-			Name: "add_issue_dependency", Toolset: Toolset,
+			Name: "add_issue_dependency", Toolset: DependencyToolset,
+			Title: "Add an issue dependency", Output: tool.Shape{"added": true, "issue": int64(0), "blocked_by": ""},
 			Description: "Mark an issue as blocked by another issue of the same repository",
 			Params:      []tool.Param{tool.Owner(), tool.Repo(), tool.Index(), dep},
 			Annotations: tool.Write(false), Handler: changeDep("POST", "add a dependency to"),
 		},
 		{
-			Name: "remove_issue_dependency", Toolset: Toolset,
+			Name: "remove_issue_dependency", Toolset: DependencyToolset,
+			Title: "Remove an issue dependency", Output: tool.Shape{"removed": true, "issue": int64(0), "blocked_by": ""},
 			Description: "Remove a blocking issue from an issue's dependencies",
 			Params:      []tool.Param{tool.Owner(), tool.Repo(), tool.Index(), dep},
 			Annotations: tool.Destroy(true), Handler: changeDep("DELETE", "remove a dependency from"),

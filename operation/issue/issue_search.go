@@ -8,6 +8,7 @@ import (
 	sdk "codeberg.org/mvdkleijn/forgejo-sdk/forgejo/v3"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/search"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
 )
@@ -15,7 +16,8 @@ import (
 // searchTools returns the cross-repository issue search; Tools includes it.
 func searchTools() []tool.Def {
 	return []tool.Def{{
-		Name: "search_issues", Toolset: Toolset,
+		Name: "search_issues", Toolset: search.Toolset,
+		Title: "Search issues across repositories", Output: tool.ListPage[Found]{},
 		Description: "Search issues and pull requests across every repository the token can see, without their bodies",
 		Params: []tool.Param{
 			tool.Str("query", "Text to find in titles and bodies", tool.MaxLen(255)),

@@ -13,7 +13,7 @@ import (
 )
 
 // Toolset is the org toolset; every tool of this package is in it.
-var Toolset = tool.Toolset{ID: "org", Description: "Organisations, their teams and members", Default: true}
+var Toolset = tool.Toolset{ID: "org", Description: "Organisations, their teams and members"}
 
 // Tools returns the org toolset.
 func Tools() []tool.Def {
@@ -21,31 +21,37 @@ func Tools() []tool.Def {
 	return append([]tool.Def{
 		{
 			Name: "list_my_orgs", Toolset: Toolset,
+			Title: "List my organisations", Output: tool.ListPage[Org]{},
 			Description: "List the organisations the token's user belongs to",
 			Params:      tool.Paging(), Annotations: tool.Read(), Handler: listMyOrgs,
 		},
 		{
 			Name: "get_org", Toolset: Toolset,
+			Title: "Get an organisation", Output: Org{},
 			Description: "Get an organisation",
 			Params:      []tool.Param{org}, Annotations: tool.Read(), Handler: getOrg,
 		},
 		{
 			Name: "list_org_members", Toolset: Toolset,
+			Title: "List organisation members", Output: tool.ListPage[Member]{},
 			Description: "List an organisation's members (only public ones to non-members)",
 			Params:      []tool.Param{org, tool.Page(), tool.Limit()}, Annotations: tool.Read(), Handler: listMembers,
 		},
 		{
 			Name: "list_org_teams", Toolset: Toolset,
+			Title: "List organisation teams", Output: tool.ListPage[Team]{},
 			Description: "List an organisation's teams",
 			Params:      []tool.Param{org, tool.Page(), tool.Limit()}, Annotations: tool.Read(), Handler: listTeams,
 		},
 		{
 			Name: "list_user_orgs", Toolset: Toolset,
+			Title: "List a user's organisations", Output: tool.ListPage[Org]{},
 			Description: "List the organisations a user belongs to that the token can see",
 			Params:      []tool.Param{user, tool.Page(), tool.Limit()}, Annotations: tool.Read(), Handler: listUserOrgs,
 		},
 		{
 			Name: "create_org", Toolset: Toolset,
+			Title: "Create an organisation", Output: Org{},
 			Description: "Create an organisation owned by the token's user",
 			Params: []tool.Param{tool.Named("name", "Organisation name"),
 				tool.Str("full_name", "Display name", tool.MaxLen(100)),
@@ -55,6 +61,7 @@ func Tools() []tool.Def {
 		},
 		{
 			Name: "check_org_membership", Toolset: Toolset,
+			Title: "Check organisation membership", Output: tool.Shape{"org": "", "user": "", "is_member": false},
 			Description: "Tell whether a user is a member of an organisation",
 			Params:      []tool.Param{org, user}, Annotations: tool.Read(), Handler: checkMembership,
 		},

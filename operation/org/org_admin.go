@@ -24,6 +24,7 @@ func adminTools() []tool.Def {
 	return []tool.Def{
 		{
 			Name: "edit_org", Toolset: Toolset,
+			Title: "Edit an organisation", Output: Org{},
 			Description: "Edit an organisation; only the fields given change",
 			Params: []tool.Param{org,
 				tool.Str("full_name", "Display name", tool.MaxLen(100)),
@@ -35,11 +36,13 @@ func adminTools() []tool.Def {
 		},
 		{
 			Name: "delete_org", Toolset: Toolset,
+			Title: "Delete an organisation", Output: tool.DeletedOutput("org", ""),
 			Description: "Delete an organisation; it must own no repositories",
 			Params:      []tool.Param{org}, Annotations: tool.Destroy(true), Handler: deleteOrg,
 		},
 		{
 			Name: "create_org_team", Toolset: Toolset,
+			Title: "Create a team", Output: Team{},
 			Description: "Create a team in an organisation",
 			Params: []tool.Param{org,
 				tool.Str("name", "Team name", tool.Required(), tool.MaxLen(255)),
@@ -51,26 +54,31 @@ func adminTools() []tool.Def {
 		},
 		{
 			Name: "add_team_member", Toolset: Toolset,
+			Title: "Add a team member", Output: tool.Shape{"team_id": int64(0), "user": "", "member": true},
 			Description: "Add a user to a team",
 			Params:      []tool.Param{team, user}, Annotations: tool.Write(true), Handler: addTeamMember,
 		},
 		{
 			Name: "remove_team_member", Toolset: Toolset,
+			Title: "Remove a team member", Output: tool.Shape{"team_id": int64(0), "user": "", "member": false},
 			Description: "Remove a user from a team",
 			Params:      []tool.Param{team, user}, Annotations: tool.Destroy(true), Handler: removeTeamMember,
 		},
 		{
 			Name: "add_team_repo", Toolset: Toolset,
+			Title: "Give a team a repository", Output: tool.Shape{"team_id": int64(0), "repo": "", "access": true},
 			Description: "Give a team access to one of the organisation's repositories",
 			Params:      []tool.Param{team, org, tool.Repo()}, Annotations: tool.Write(true), Handler: addTeamRepo,
 		},
 		{
 			Name: "remove_team_repo", Toolset: Toolset,
+			Title: "Take a repository from a team", Output: tool.Shape{"team_id": int64(0), "repo": "", "access": false},
 			Description: "Take a repository away from a team",
 			Params:      []tool.Param{team, org, tool.Repo()}, Annotations: tool.Destroy(true), Handler: removeTeamRepo,
 		},
 		{
 			Name: "remove_org_member", Toolset: Toolset,
+			Title: "Remove an organisation member", Output: tool.Shape{"org": "", "user": "", "member": false},
 			Description: "Remove a user from an organisation and all its teams",
 			Params:      []tool.Param{org, user}, Annotations: tool.Destroy(true), Handler: removeOrgMember,
 		},

@@ -18,12 +18,14 @@ func historyTools() []tool.Def {
 	return []tool.Def{
 		{
 			Name: "list_branches", Toolset: Toolset,
+			Title: "List branches", Output: tool.ListPage[Branch]{},
 			Description: "List branches",
 			Params:      []tool.Param{tool.Owner(), tool.Repo(), tool.Page(), tool.Limit()},
 			Annotations: tool.Read(), Handler: listBranches,
 		},
 		{
 			Name: "create_branch", Toolset: Toolset,
+			Title: "Create a branch", Output: Branch{},
 			Description: "Create a branch",
 			Params: []tool.Param{tool.Owner(), tool.Repo(),
 				tool.Str("branch", "New branch name", tool.Required()),
@@ -32,6 +34,7 @@ func historyTools() []tool.Def {
 		},
 		{
 			Name: "list_repo_commits", Toolset: Toolset,
+			Title: "List commits", Output: tool.ListPage[Commit]{},
 			Description: "List commits, newest first",
 			Params: []tool.Param{tool.Owner(), tool.Repo(),
 				tool.Str("sha", "Branch, tag or commit"),

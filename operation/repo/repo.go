@@ -16,19 +16,25 @@ import (
 )
 
 // Toolset is the repo toolset; every tool of this package is in it.
-var Toolset = tool.Toolset{ID: "repo", Description: "Repositories, branches, commits and files", Default: true}
+var Toolset = tool.Toolset{ID: "repo", Description: "Repositories, branches and commits"}
+
+// CodeToolset has the file tools: reading and changing a repository's
+// files is everyday agent work, so it is in the default selection.
+var CodeToolset = tool.Toolset{ID: "code", Description: "Files: read files and directories, create, update, delete", Default: true}
 
 // Tools returns the repo toolset.
 func Tools() []tool.Def {
 	return slices.Concat([]tool.Def{
 		{
 			Name: "list_my_repos", Toolset: Toolset,
+			Title: "List my repositories", Output: tool.ListPage[Repo]{},
 			Description: "List repositories the token's user owns or can access",
 			Params:      []tool.Param{tool.Page(), tool.Limit()},
 			Annotations: tool.Read(), Handler: listMyRepos,
 		},
 		{
 			Name: "create_repo", Toolset: Toolset,
+			Title: "Create a repository", Output: Repo{},
 			Description: "Create a repository owned by the token's user or by an organisation",
 			Params: []tool.Param{
 				tool.Named("name", "Name of the new repository"),

@@ -14,7 +14,7 @@ import (
 )
 
 // Toolset is the search toolset; every tool of this package is in it.
-var Toolset = tool.Toolset{ID: "search", Description: "Find repositories, users and teams", Default: true}
+var Toolset = tool.Toolset{ID: "search", Description: "Find repositories, users, teams and issues"}
 
 // Tools returns the search toolset.
 func Tools() []tool.Def {
@@ -22,6 +22,7 @@ func Tools() []tool.Def {
 	return []tool.Def{
 		{
 			Name: "search_repos", Toolset: Toolset,
+			Title: "Search repositories", Output: tool.ListPage[Repo]{},
 			Description: "Search the repositories the token can see by name",
 			Params: []tool.Param{query,
 				tool.Bool("in_description", "Also match the description"),
@@ -30,12 +31,14 @@ func Tools() []tool.Def {
 		},
 		{
 			Name: "search_users", Toolset: Toolset,
+			Title: "Search users", Output: tool.ListPage[User]{},
 			Description: "Search users by login or full name",
 			Params:      []tool.Param{query, tool.Page(), tool.Limit()},
 			Annotations: tool.Read(), Handler: searchUsers,
 		},
 		{
 			Name: "search_org_teams", Toolset: Toolset,
+			Title: "Search an organisation's teams", Output: tool.ListPage[Team]{},
 			Description: "Search an organisation's teams by name",
 			Params: []tool.Param{
 				// tool.Org's pattern also keeps the name from changing the

@@ -16,7 +16,7 @@ import (
 )
 
 // Toolset is the tracking toolset; every tool of this package is in it.
-var Toolset = tool.Toolset{ID: "tracking", Description: "Tracked time and stopwatches on issues", Default: true}
+var Toolset = tool.Toolset{ID: "tracking", Description: "Tracked time and stopwatches on issues"}
 
 // Tools returns the tracking toolset.
 func Tools() []tool.Def {
@@ -26,30 +26,35 @@ func Tools() []tool.Def {
 	return []tool.Def{
 		{
 			Name: "add_issue_time", Toolset: Toolset,
+			Title: "Track time on an issue", Output: Entry{},
 			Description: "Record time spent on an issue, in seconds",
 			Params:      issueParams(tool.Int("seconds", "Time spent, in seconds", tool.Required(), tool.Range(1, 10*365*24*3600))),
 			Annotations: tool.Write(false), Handler: addTime,
 		},
 		{
 			Name: "list_issue_tracked_times", Toolset: Toolset,
+			Title: "List an issue's tracked time", Output: tool.ListPage[Entry]{},
 			Description: "List the time entries recorded on an issue",
 			Params:      issueParams(tool.Since("created"), tool.Before("created"), tool.Page(), tool.Limit()),
 			Annotations: tool.Read(), Handler: listIssueTimes,
 		},
 		{
 			Name: "delete_issue_time_entry", Toolset: Toolset,
+			Title: "Delete a tracked time entry", Output: tool.DeletedOutput("entry_id", int64(0)),
 			Description: "Delete one time entry from an issue",
 			Params:      issueParams(tool.ID("entry_id", "ID of the time entry")),
 			Annotations: tool.Destroy(true), Handler: deleteTime,
 		},
 		{
 			Name: "reset_issue_time", Toolset: Toolset,
+			Title: "Reset an issue's tracked time", Output: tool.Shape{"reset": true, "issue": int64(0)},
 			Description: "Delete all of your time entries on an issue",
 			Params:      issueParams(),
 			Annotations: tool.Destroy(true), Handler: resetTime,
 		},
 		{
 			Name: "list_repo_tracked_times", Toolset: Toolset,
+			Title: "List a repository's tracked time", Output: tool.ListPage[Entry]{},
 			Description: "List the time entries recorded in a repository, optionally of one user",
 			Params: []tool.Param{tool.Owner(), tool.Repo(),
 				tool.Str("user", "Only entries of this login", tool.MaxLen(100)),
@@ -58,30 +63,35 @@ func Tools() []tool.Def {
 		},
 		{
 			Name: "list_my_tracked_times", Toolset: Toolset,
+			Title: "List my tracked time", Output: tool.ListPage[Entry]{},
 			Description: "List your own time entries across repositories",
 			Params:      []tool.Param{tool.Since("created"), tool.Before("created"), tool.Page(), tool.Limit()},
 			Annotations: tool.Read(), Handler: listMyTimes,
 		},
 		{
 			Name: "start_issue_stopwatch", Toolset: Toolset,
+			Title: "Start a stopwatch", Output: tool.Shape{"stopwatch": "", "issue": int64(0)},
 			Description: "Start your stopwatch on an issue",
 			Params:      issueParams(),
 			Annotations: tool.Write(false), Handler: stopwatch("start", "start the stopwatch on"),
 		},
 		{
 			Name: "stop_issue_stopwatch", Toolset: Toolset,
+			Title: "Stop a stopwatch", Output: tool.Shape{"stopwatch": "", "issue": int64(0)},
 			Description: "Stop your stopwatch on an issue and record the elapsed time",
 			Params:      issueParams(),
 			Annotations: tool.Write(false), Handler: stopwatch("stop", "stop the stopwatch on"),
 		},
 		{
 			Name: "cancel_issue_stopwatch", Toolset: Toolset,
+			Title: "Cancel a stopwatch", Output: tool.Shape{"stopwatch": "", "issue": int64(0)},
 			Description: "Discard your running stopwatch on an issue without recording time",
 			Params:      issueParams(),
 			Annotations: tool.Destroy(false), Handler: stopwatch("cancel", "cancel the stopwatch on"),
 		},
 		{
 			Name: "list_my_stopwatches", Toolset: Toolset,
+			Title: "List my running stopwatches", Output: tool.ListPage[Stopwatch]{},
 			Description: "List your running stopwatches",
 			Annotations: tool.Read(), Handler: listStopwatches,
 		},

@@ -20,14 +20,16 @@ func notificationTools() []tool.Def {
 	id := tool.ID("id", "Notification thread ID")
 	return []tool.Def{
 		{
-			Name: "check_notifications", Toolset: Toolset,
+			Name: "check_notifications", Toolset: NotificationToolset,
+			Title: "List my notifications", Output: tool.ListPage[Notification]{},
 			Description: "List the token user's unread notifications, newest first",
 			Params: []tool.Param{tool.Bool("all", "Include read ones", tool.Default(false)),
 				tool.Since("updated"), tool.Before("updated"), tool.Page(), tool.Limit()},
 			Annotations: tool.Read(), Handler: listNotifications,
 		},
 		{
-			Name: "list_repo_notifications", Toolset: Toolset,
+			Name: "list_repo_notifications", Toolset: NotificationToolset,
+			Title: "List a repository's notifications", Output: tool.ListPage[Notification]{},
 			Description: "List the token user's unread notifications about one repository",
 			Params: []tool.Param{tool.Owner(), tool.Repo(),
 				tool.Bool("all", "Include read ones", tool.Default(false)),
@@ -35,22 +37,26 @@ func notificationTools() []tool.Def {
 			Annotations: tool.Read(), Handler: listRepoNotifications,
 		},
 		{
-			Name: "get_notification_thread", Toolset: Toolset,
+			Name: "get_notification_thread", Toolset: NotificationToolset,
+			Title: "Get a notification", Output: Notification{},
 			Description: "Get one notification thread",
 			Params:      []tool.Param{id}, Annotations: tool.Read(), Handler: getNotification,
 		},
 		{
-			Name: "mark_notification_read", Toolset: Toolset,
+			Name: "mark_notification_read", Toolset: NotificationToolset,
+			Title: "Mark a notification read", Output: tool.AnyOf(Notification{}, tool.Shape{"id": int64(0), "unread": false}),
 			Description: "Mark one notification thread as read",
 			Params:      []tool.Param{id}, Annotations: tool.Write(true), Handler: markNotification,
 		},
 		{
-			Name: "mark_all_notifications_read", Toolset: Toolset,
+			Name: "mark_all_notifications_read", Toolset: NotificationToolset,
+			Title: "Mark all notifications read", Output: tool.Shape{"marked": 0},
 			Description: "Mark all the token user's unread notifications as read",
 			Annotations: tool.Write(true), Handler: markAllNotifications,
 		},
 		{
-			Name: "mark_repo_notifications_read", Toolset: Toolset,
+			Name: "mark_repo_notifications_read", Toolset: NotificationToolset,
+			Title: "Mark a repository's notifications read", Output: tool.Shape{"marked": 0},
 			Description: "Mark the token user's unread notifications about one repository as read",
 			Params:      []tool.Param{tool.Owner(), tool.Repo()},
 			Annotations: tool.Write(true), Handler: markRepoNotifications,

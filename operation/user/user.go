@@ -12,12 +12,16 @@ import (
 )
 
 // Toolset is the user toolset; every tool of this package is in it.
-var Toolset = tool.Toolset{ID: "user", Description: "The token's user and their notifications", Default: true}
+var Toolset = tool.Toolset{ID: "user", Description: "The token's user", Default: true}
+
+// NotificationToolset has the notification tools.
+var NotificationToolset = tool.Toolset{ID: "notification", Description: "Notifications: list, read, mark read"}
 
 // Tools returns the user toolset.
 func Tools() []tool.Def {
 	return append([]tool.Def{{
 		Name: "get_my_user_info", Toolset: Toolset,
+		Title: "Get my user", Output: User{},
 		Description: "Get the user the token belongs to: login, name, email, admin flag",
 		Annotations: tool.Read(), Handler: getMyUserInfo,
 	}}, notificationTools()...)

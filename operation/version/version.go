@@ -14,7 +14,7 @@ import (
 )
 
 // Toolset is the version toolset; every tool of this package is in it.
-var Toolset = tool.Toolset{ID: "version", Description: "This server's own version", Default: true}
+var Toolset = tool.Toolset{ID: "version", Description: "This server's own version"}
 
 // Version is the tool's result. Forge is the forge's flavour (Forgejo or
 // Gitea) and version when a forge is configured and answered; ForgeError
@@ -30,6 +30,7 @@ type Version struct {
 func Tools() []tool.Def {
 	return []tool.Def{{
 		Name: "get_forgejo_mcp_server_version", Toolset: Toolset,
+		Title:       "Get the server's and the forge's versions",
 		Description: "Get the version of this forgejo-mcp server and the forge's flavour (Forgejo or Gitea) and version",
 		Annotations: tool.Read(),
 		Offline:     true,

@@ -17,7 +17,7 @@ import (
 )
 
 // Toolset is the webhook toolset; every tool of this package is in it.
-var Toolset = tool.Toolset{ID: "webhook", Description: "Repository webhooks", Default: true}
+var Toolset = tool.Toolset{ID: "webhook", Description: "Repository webhooks"}
 
 // hookTypes are the types Forgejo and Gitea know; "forgejo" is Forgejo only.
 var hookTypes = []string{"gitea", "forgejo", "gogs", "slack", "discord", "dingtalk", "telegram",
@@ -41,16 +41,19 @@ func Tools() []tool.Def {
 	return []tool.Def{
 		{
 			Name: "list_repo_hooks", Toolset: Toolset,
+			Title: "List repository webhooks", Output: tool.ListPage[Hook]{},
 			Description: "List a repository's webhooks",
 			Params:      append(base[:2:2], tool.Page(), tool.Limit()), Annotations: tool.Read(), Handler: list,
 		},
 		{
 			Name: "get_repo_hook", Toolset: Toolset,
+			Title: "Get a webhook", Output: Hook{},
 			Description: "Get a repository webhook by ID",
 			Params:      withID, Annotations: tool.Read(), Handler: get,
 		},
 		{
 			Name: "create_repo_hook", Toolset: Toolset,
+			Title: "Create a webhook", Output: Hook{},
 			Description: "Create a repository webhook",
 			Params: append([]tool.Param{tool.Owner(), tool.Repo(),
 				tool.Str("type", "Webhook type", tool.Default("gitea"), tool.OneOf(hookTypes...)),
@@ -62,17 +65,20 @@ func Tools() []tool.Def {
 		},
 		{
 			Name: "edit_repo_hook", Toolset: Toolset,
+			Title: "Edit a webhook", Output: Hook{},
 			Description: "Edit a repository webhook; only the given fields change",
 			Params:      append(append(withID[:3:3], target), fields()...),
 			Annotations: tool.Destroy(true), Handler: edit,
 		},
 		{
 			Name: "delete_repo_hook", Toolset: Toolset,
+			Title: "Delete a webhook", Output: tool.DeletedOutput("id", int64(0)),
 			Description: "Delete a repository webhook",
 			Params:      withID, Annotations: tool.Destroy(true), Handler: remove,
 		},
 		{
 			Name: "test_repo_hook", Toolset: Toolset,
+			Title: "Test a webhook", Output: queued{},
 			Description: "Queue a test push delivery of a repository webhook",
 			Params:      withID, Annotations: tool.Write(false), Handler: test,
 		},

@@ -36,6 +36,9 @@ type Options struct {
 	HTTPClient *http.Client // shared by all identities (forgejo.NewHTTPClient)
 	UserAgent  string
 	Defs       []tool.Def // the tools the server offers; headers only narrow them
+	// DefaultToolsets is what a request without X-MCP-Toolsets sees
+	// (e.g. ["default"]); nil shows all of Defs.
+	DefaultToolsets []string
 	// Runner is the call pipeline's template (timeout, concurrency bound,
 	// argument and result bounds). Its Client and Logger are replaced: the
 	// identity comes from each request and logs carry the request id. The
@@ -105,7 +108,7 @@ func New(o Options) (*Server, error) {
 		return nil, errors.New("httpserver: Forge, HTTPClient and Runner are required")
 	}
 	setDefaults(&o)
-	s := &Server{opts: o, selector: newSelector(o.Defs), hosts: map[string]bool{}, origins: map[string]bool{}}
+	s := &Server{opts: o, selector: newSelector(o.Defs, o.DefaultToolsets), hosts: map[string]bool{}, origins: map[string]bool{}}
 	s.log = slog.New(contextHandler{redactingHandler(o.Logger.Handler(), o.SharedToken)})
 	for _, h := range o.AllowedHosts {
 		if h == "*" {

@@ -27,10 +27,11 @@ type selector struct {
 	defs     []tool.Def
 	toolsets map[string]bool
 	names    map[string]bool
+	initial  []string // toolsets of a request without X-MCP-Toolsets
 }
 
-func newSelector(defs []tool.Def) *selector {
-	s := &selector{defs: defs, toolsets: map[string]bool{}, names: map[string]bool{}}
+func newSelector(defs []tool.Def, initial []string) *selector {
+	s := &selector{defs: defs, toolsets: map[string]bool{}, names: map[string]bool{}, initial: initial}
 	for _, d := range defs {
 		s.toolsets[d.Toolset.ID] = true
 		s.names[d.Name] = true
@@ -49,6 +50,10 @@ func (s *selector) allowed(h http.Header) (map[string]bool, error) {
 	}
 	toolsets, tools, exclude := headerList(h, HeaderToolsets), headerList(h, HeaderTools), headerList(h, HeaderExcludeTools)
 	ro, roSet := h.Get(HeaderReadonly), len(h.Values(HeaderReadonly)) > 0
+	if toolsets == nil && tools == nil {
+		// Naming tools reaches them whatever their toolset.
+		toolsets = s.initial
+	}
 	if toolsets == nil && tools == nil && exclude == nil && !roSet {
 		return nil, nil
 	}
@@ -61,7 +66,7 @@ func (s *selector) allowed(h http.Header) (map[string]bool, error) {
 		sel.ReadOnly = b
 	}
 	for _, ts := range toolsets {
-		if ts != "all" && !s.toolsets[ts] {
+		if id := strings.TrimLeft(ts, "+-"); id != "all" && id != "default" && !s.toolsets[id] {
 			return nil, fmt.Errorf("%s: this server offers no toolset %q; it offers: all, %s", HeaderToolsets, ts, strings.Join(tool.Toolsets(s.defs), ", "))
 		}
 	}

@@ -5,6 +5,7 @@ package mcpserver
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -25,14 +26,24 @@ A failed call returns isError with a message saying what went wrong and how to c
 
 // New returns an MCP server offering defs, each call running through r.
 func New(defs []tool.Def, r *tool.Runner) *server.MCPServer {
+	return build(defs, defs, r, nil, server.WithToolCapabilities(false))
+}
+
+// build returns a server offering defs; known are the tools an unknown
+// name is compared with for a did-you-mean hint; then, when set, runs on
+// every call before the lookup.
+func build(defs, known []tool.Def, r *tool.Runner, then server.OnBeforeCallToolFunc, opts ...server.ServerOption) *server.MCPServer {
 	hooks := &server.Hooks{}
-	hooks.AddBeforeCallTool(suggestUnknownTool(defs, r))
-	s := server.NewMCPServer("forgejo-mcp", version.Version,
-		server.WithToolCapabilities(false),
+	hooks.AddBeforeCallTool(suggestUnknownTool(slices.Concat(defs, known), r))
+	if then != nil {
+		hooks.AddBeforeCallTool(then)
+	}
+	s := server.NewMCPServer("forgejo-mcp", version.Version, slices.Concat([]server.ServerOption{
 		server.WithInstructions(Instructions),
 		server.WithHooks(hooks),
-	)
+	}, opts, loggingOptions())...)
 	tool.Register(s, defs, r)
+	withLogging(s, r)
 	return s
 }
 

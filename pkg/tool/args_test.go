@@ -94,8 +94,8 @@ func TestParseNilArgumentsUsesDefaults(t *testing.T) {
 
 func TestSelect(t *testing.T) {
 	all := []Def{
-		{Name: "get_a", Toolset: Toolset{ID: "a"}, Annotations: Read()},
-		{Name: "make_a", Toolset: Toolset{ID: "a"}, Annotations: Write(false)},
+		{Name: "get_a", Toolset: Toolset{ID: "a", Default: true}, Annotations: Read()},
+		{Name: "make_a", Toolset: Toolset{ID: "a", Default: true}, Annotations: Write(false)},
 		{Name: "get_b", Toolset: Toolset{ID: "b"}, Annotations: Read()},
 		{Name: "drop_b", Toolset: Toolset{ID: "b"}, Annotations: Destroy(true)},
 	}
@@ -120,7 +120,13 @@ func TestSelect(t *testing.T) {
 		{name: "allow-list narrows toolsets", sel: Selection{Toolsets: []string{"a"}, Tools: []string{"get_a", "get_b"}}, want: []string{"get_a"}},
 		{name: "exclude", sel: Selection{Exclude: []string{"drop_b"}}, want: []string{"get_a", "make_a", "get_b"}},
 		{name: "read-only wins over allow-list", sel: Selection{Tools: []string{"make_a"}, ReadOnly: true}, want: nil},
-		{name: "unknown toolset", sel: Selection{Toolsets: []string{"c"}}, err: `unknown toolset "c"; toolsets: all, a, b`},
+		{name: "unknown toolset", sel: Selection{Toolsets: []string{"c"}}, err: `unknown toolset "c"; toolsets: all, default, a, b`},
+		{name: "default", sel: Selection{Toolsets: []string{"default"}}, want: []string{"get_a", "make_a"}},
+		{name: "default plus one", sel: Selection{Toolsets: []string{"default", "+b"}}, want: []string{"get_a", "make_a", "get_b", "drop_b"}},
+		{name: "plus alone starts from default", sel: Selection{Toolsets: []string{"+b"}}, want: []string{"get_a", "make_a", "get_b", "drop_b"}},
+		{name: "all minus one", sel: Selection{Toolsets: []string{"all", "-a"}}, want: []string{"get_b", "drop_b"}},
+		{name: "minus the default leaves nothing", sel: Selection{Toolsets: []string{"-a"}}, want: nil},
+		{name: "unknown added toolset", sel: Selection{Toolsets: []string{"+c"}}, err: `unknown toolset "+c"`},
 		{name: "unknown tool", sel: Selection{Tools: []string{"nope"}}, err: `unknown tool "nope"`},
 		{name: "unknown excluded", sel: Selection{Exclude: []string{"nope"}}, err: `unknown tool "nope"`},
 	}

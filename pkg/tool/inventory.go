@@ -2,6 +2,8 @@ package tool
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -21,6 +23,11 @@ func (t Toolset) String() string { return t.ID }
 
 // Selection narrows an inventory; it mirrors --toolsets, --tools,
 // --exclude-tools and --read-only. Each field can only remove tools.
+//
+// Toolsets is a list of words: a toolset ID, "all" (every toolset),
+// "default" (the toolsets marked Default), "+ID" (add a toolset) or "-ID"
+// (leave one out); a list of only +/- words starts from the default
+// selection, so "+wiki" and "default,+wiki" are the same.
 type Selection struct {
 	Toolsets []string // keep these toolsets; empty or "all" keeps every one
 	Tools    []string // keep only these tools; empty keeps every one
@@ -32,20 +39,13 @@ type Selection struct {
 // An unknown toolset or tool name is an error naming what exists, so a typo
 // does not silently leave a client without tools.
 func Select(all []Def, s Selection) ([]Def, error) {
-	toolsets := setOf(s.Toolsets)
-	if toolsets["all"] {
-		toolsets = nil
+	toolsets, err := resolveToolsets(all, s.Toolsets)
+	if err != nil {
+		return nil, err
 	}
-	known := map[string]bool{}
 	names := map[string]bool{}
 	for _, d := range all {
-		known[d.Toolset.ID] = true
 		names[d.Name] = true
-	}
-	for ts := range toolsets {
-		if !known[ts] {
-			return nil, fmt.Errorf("unknown toolset %q; toolsets: all, %s", ts, strings.Join(Toolsets(all), ", "))
-		}
 	}
 	for _, list := range [][]string{s.Tools, s.Exclude} {
 		for _, n := range list {
@@ -67,6 +67,72 @@ func Select(all []Def, s Selection) ([]Def, error) {
 		}
 	}
 	return out, nil
+}
+
+// resolveToolsets turns the words of Selection.Toolsets into the set of
+// toolset IDs to keep; nil keeps every one.
+func resolveToolsets(all []Def, words []string) (map[string]bool, error) {
+	if len(words) == 0 {
+		return nil, nil
+	}
+	known := map[string]bool{}
+	defaults := map[string]bool{}
+	for _, ts := range ToolsetsOf(all) {
+		known[ts.ID] = true
+		if ts.Default {
+			defaults[ts.ID] = true
+		}
+	}
+	keep := map[string]bool{}
+	onlyDelta := true
+	for _, w := range words {
+		if !strings.HasPrefix(w, "+") && !strings.HasPrefix(w, "-") {
+			onlyDelta = false
+		}
+	}
+	if onlyDelta {
+		maps.Copy(keep, defaults)
+	}
+	for _, w := range words {
+		id, op := w, byte(0)
+		if w[0] == '+' || w[0] == '-' {
+			id, op = w[1:], w[0]
+		}
+		var ids []string
+		switch {
+		case id == "all":
+			ids = slices.Collect(maps.Keys(known))
+		case id == "default":
+			ids = slices.Collect(maps.Keys(defaults))
+		case known[id]:
+			ids = []string{id}
+		default:
+			return nil, fmt.Errorf("unknown toolset %q; toolsets: all, default, %s (+name adds one to the default, -name leaves one out)", w, strings.Join(Toolsets(all), ", "))
+		}
+		for _, i := range ids {
+			keep[i] = op != '-'
+		}
+	}
+	maps.DeleteFunc(keep, func(_ string, v bool) bool { return !v })
+	if len(keep) == len(known) {
+		return nil, nil
+	}
+	if len(keep) == 0 {
+		keep[""] = true // nothing: no tool has an empty toolset
+	}
+	return keep, nil
+}
+
+// DefaultToolsets lists the IDs of the toolsets of all marked Default, in
+// inventory order.
+func DefaultToolsets(all []Def) []string {
+	var out []string
+	for _, ts := range ToolsetsOf(all) {
+		if ts.Default {
+			out = append(out, ts.ID)
+		}
+	}
+	return out
 }
 
 // Find returns the definition named name.

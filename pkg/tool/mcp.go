@@ -19,9 +19,14 @@ func (d Def) MCPTool() mcp.Tool {
 		}
 	}
 	a := d.Annotations
+	// A schema that cannot be generated is left out here and fails
+	// TestOutputSchemas, so tools/list never breaks on it.
+	out, _ := d.OutputSchema()
 	return mcp.Tool{
-		Name:        d.Name,
-		Description: d.Description,
+		Name:            d.Name,
+		Title:           d.Title,
+		Description:     d.Description,
+		RawOutputSchema: out,
 		InputSchema: mcp.ToolInputSchema{
 			Type:                 "object",
 			Properties:           props,
@@ -73,7 +78,7 @@ func Register(s *server.MCPServer, defs []Def, r *Runner) {
 		tools = append(tools, server.ServerTool{
 			Tool: d.MCPTool(),
 			Handler: func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-				return r.Call(ctx, d, req.Params.Arguments), nil
+				return r.Call(withProgress(ctx, req), d, req.Params.Arguments), nil
 			},
 		})
 	}

@@ -42,7 +42,7 @@ func assertNoSecret(t *testing.T, res *mcp.CallToolResult) string {
 // resource link, structured content and _meta.
 func TestRedactionCoversEveryString(t *testing.T) {
 	link := "http://127.0.0.1:1/attachments/x?token=" + secret
-	d := tool.Def{Name: "leaky", Handler: func(context.Context, *forgejo.Client, tool.Args) (*mcp.CallToolResult, error) {
+	d := tool.Def{Name: "leaky", Output: tool.Shape{"url": "", "nested": []any{}}, Handler: func(context.Context, *forgejo.Client, tool.Args) (*mcp.CallToolResult, error) {
 		return &mcp.CallToolResult{
 			Content: []mcp.Content{
 				mcp.NewTextContent(`{"browser_download_url":"` + link + `"}`),

@@ -9,12 +9,19 @@ import (
 
 // JSON returns v as one compact JSON text content, the shape every tool
 // answers with: compact because every byte lands in the agent's context.
+// A JSON object is also the result's structuredContent, for clients that
+// read the tool's outputSchema; the text stays for those that do not (the
+// Runner drops structuredContent from tools that declare no schema).
 func JSON(v any) (*mcp.CallToolResult, error) {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return nil, fmt.Errorf("encoding result: %w", err)
 	}
-	return &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent(string(b))}}, nil
+	res := &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent(string(b))}}
+	if len(b) > 0 && b[0] == '{' {
+		res.StructuredContent = json.RawMessage(b)
+	}
+	return res, nil
 }
 
 // ListPage is the envelope of a list result.
@@ -46,6 +53,7 @@ func Map[S any, T any](in []*S, f func(*S) T) []T {
 
 // Deleted is the result of every delete tool: {"deleted":true} and the
 // key naming what was deleted, so agents see one shape whatever they delete.
+// Its tools declare Output: DeletedOutput(key, zero of value's type).
 func Deleted(key string, value any) (*mcp.CallToolResult, error) {
 	return JSON(map[string]any{"deleted": true, key: value})
 }

@@ -1,0 +1,72 @@
+package operation_test
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"codeberg.org/forgejo-mcp/forgejo-mcp/operation"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
+)
+
+// withoutOutput are the tools that declare no outputSchema, and why: MCP
+// 2025-11-25 wants an object at the root of structuredContent, and a
+// download is JSON followed by the bytes (a blob, maybe an image).
+var withoutOutput = map[string]string{
+	"list_issue_attachments":      "a bare JSON array",
+	"list_comment_attachments":    "a bare JSON array",
+	"list_release_attachments":    "a bare JSON array",
+	"download_issue_attachment":   "mixed content: JSON, then the bytes",
+	"download_comment_attachment": "mixed content: JSON, then the bytes",
+	"download_release_attachment": "mixed content: JSON, then the bytes",
+}
+
+// TestTitlesAndOutputSchemas: every tool has a human title, and every tool
+// whose result is one JSON object declares an object outputSchema that
+// generates without error.
+func TestTitlesAndOutputSchemas(t *testing.T) {
+	titles := map[string]string{}
+	for _, d := range operation.All() {
+		assert.Regexp(t, `^[A-Z][^.]*[^. ]$`, d.Title, "%s: a title, capitalised, no full stop", d.Name)
+		if other, dup := titles[d.Title]; dup {
+			t.Errorf("%s and %s share the title %q", d.Name, other, d.Title)
+		}
+		titles[d.Title] = d.Name
+		schema, err := d.OutputSchema()
+		require.NoError(t, err)
+		if why, ok := withoutOutput[d.Name]; ok {
+			assert.Nil(t, schema, "%s has no outputSchema (%s)", d.Name, why)
+			continue
+		}
+		require.NotNil(t, schema, "%s declares no Output", d.Name)
+		var s map[string]any
+		require.NoError(t, json.Unmarshal(schema, &s))
+		assert.Equal(t, "object", s["type"], d.Name)
+		mt, err := json.Marshal(d.MCPTool())
+		require.NoError(t, err)
+		assert.Contains(t, string(mt), `"outputSchema":`+string(schema), d.Name)
+		assert.Contains(t, string(mt), `"title":"`+d.Title+`"`, d.Name)
+	}
+}
+
+// DefaultBudget is the most the default selection's tools/list may weigh.
+const DefaultBudget = 40 << 10
+
+// TestDefaultSelectionIsLean: what a client gets with no --toolsets stays
+// within budget, and covers everyday work.
+func TestDefaultSelectionIsLean(t *testing.T) {
+	all := operation.All()
+	def, err := tool.Select(all, tool.Selection{Toolsets: []string{"default"}})
+	require.NoError(t, err)
+	n := operation.ListBytes(def)
+	t.Logf("tools/list: default %d tools, %d bytes; all %d tools, %d bytes", len(def), n, len(all), operation.ListBytes(all))
+	assert.LessOrEqual(t, n, DefaultBudget, "the default selection's tools/list is over budget: move a toolset out of the default")
+	assert.ElementsMatch(t, []string{"user", "code", "issue", "pull", "attachment"}, tool.DefaultToolsets(all))
+	for _, name := range []string{"get_issue_by_index", "create_issue_comment", "get_pull_request_diff", "get_file_content",
+		"download_issue_attachment", "get_my_user_info"} {
+		_, ok := tool.Find(def, name)
+		assert.True(t, ok, "%s is in the default selection", name)
+	}
+}
