@@ -21,6 +21,7 @@ var withoutOutput = map[string]string{
 	"download_issue_attachment":   "mixed content: JSON, then the bytes",
 	"download_comment_attachment": "mixed content: JSON, then the bytes",
 	"download_release_attachment": "mixed content: JSON, then the bytes",
+	"download_artifact":           "mixed content: JSON, then the zip's bytes",
 }
 
 // TestTitlesAndOutputSchemas: every tool has a human title, and every tool
@@ -44,9 +45,11 @@ func TestTitlesAndOutputSchemas(t *testing.T) {
 		var s map[string]any
 		require.NoError(t, json.Unmarshal(schema, &s))
 		assert.Equal(t, "object", s["type"], d.Name)
+		advertised, err := d.AdvertisedOutputSchema()
+		require.NoError(t, err)
 		mt, err := json.Marshal(d.MCPTool())
 		require.NoError(t, err)
-		assert.Contains(t, string(mt), `"outputSchema":`+string(schema), d.Name)
+		assert.Contains(t, string(mt), `"outputSchema":`+string(advertised), d.Name)
 		assert.Contains(t, string(mt), `"title":"`+d.Title+`"`, d.Name)
 	}
 }

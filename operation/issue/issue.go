@@ -20,7 +20,7 @@ var Toolset = tool.Toolset{ID: "issue", Description: "Issues and their comments:
 // the default selection to keep it lean.
 var (
 	LabelToolset      = tool.Toolset{ID: "label", Description: "Repository and organisation labels: list, create, edit, delete"}
-	MilestoneToolset  = tool.Toolset{ID: "milestone", Description: "Repository milestones"}
+	MilestoneToolset  = tool.Toolset{ID: "planning", Description: "Milestones (list, read, create, edit, delete) and issue templates"}
 	DependencyToolset = tool.Toolset{ID: "dependency", Description: "Issue dependencies: what blocks what"}
 )
 

@@ -28,13 +28,13 @@ func milestoneID() tool.Param {
 func milestoneEditTools() []tool.Def {
 	return []tool.Def{
 		{
-			Name: "get_milestone", Title: "Get a milestone", Toolset: Toolset,
+			Name: "get_milestone", Title: "Get a milestone", Toolset: MilestoneToolset,
 			Description: "Get one milestone with its issue counts and due date",
 			Params:      []tool.Param{tool.Owner(), tool.Repo(), milestoneID()},
 			Annotations: tool.Read(), Handler: getMilestone, Output: Milestone{},
 		},
 		{
-			Name: "create_milestone", Title: "Create a milestone", Toolset: Toolset,
+			Name: "create_milestone", Title: "Create a milestone", Toolset: MilestoneToolset,
 			Description: "Create a milestone in a repository",
 			Params: []tool.Param{tool.Owner(), tool.Repo(),
 				tool.Str("title", "Milestone title", tool.Required(), tool.MaxLen(255)),
@@ -44,7 +44,7 @@ func milestoneEditTools() []tool.Def {
 			Annotations: tool.Write(false), Handler: createMilestone, Output: Milestone{},
 		},
 		{
-			Name: "edit_milestone", Title: "Edit a milestone", Toolset: Toolset,
+			Name: "edit_milestone", Title: "Edit a milestone", Toolset: MilestoneToolset,
 			Description: "Edit a milestone; only the fields given change. Close or reopen it with state",
 			Params: []tool.Param{tool.Owner(), tool.Repo(), milestoneID(),
 				tool.Str("title", "New title", tool.MaxLen(255)),
@@ -54,10 +54,10 @@ func milestoneEditTools() []tool.Def {
 			Annotations: tool.Destroy(true), Handler: editMilestone, Output: Milestone{},
 		},
 		{
-			Name: "delete_milestone", Title: "Delete a milestone", Toolset: Toolset,
+			Name: "delete_milestone", Title: "Delete a milestone", Toolset: MilestoneToolset,
 			Description: "Delete a milestone; its issues stay, without a milestone",
 			Params:      []tool.Param{tool.Owner(), tool.Repo(), milestoneID()},
-			Annotations: tool.Destroy(true), Handler: deleteMilestone,
+			Annotations: tool.Destroy(true), Handler: deleteMilestone, Output: tool.DeletedOutput("milestone_id", int64(0)),
 		},
 	}
 }

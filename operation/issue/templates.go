@@ -17,7 +17,7 @@ import (
 // any form with checkboxes.
 func templateTools() []tool.Def {
 	return []tool.Def{{
-		Name: "get_issue_templates", Title: "Get issue templates", Toolset: Toolset,
+		Name: "get_issue_templates", Title: "Get issue templates", Toolset: MilestoneToolset,
 		Description: "List a repository's issue templates: title prefix, labels, and the Markdown body or form fields to fill in",
 		Params:      []tool.Param{tool.Owner(), tool.Repo()},
 		Annotations: tool.Read(), Handler: getTemplates, Output: tool.ListPage[Template]{},

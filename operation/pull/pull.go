@@ -19,6 +19,10 @@ import (
 // Toolset is the pull toolset; every tool of this package is in it.
 var Toolset = tool.Toolset{ID: "pull", Description: "Pull requests: list, read, diff, open, edit, review and merge", Default: true}
 
+// ReviewToolset holds the review tools beyond writing and reading reviews,
+// out of the default selection to keep it lean.
+var ReviewToolset = tool.Toolset{ID: "review", Description: "Pull request reviews beyond writing one: read one, dismiss, delete, request reviewers"}
+
 // MaxDiffBytes bounds the diff text one get_pull_request_diff call returns.
 const MaxDiffBytes = tool.MaxDiffBytes
 

@@ -18,7 +18,7 @@ func deleteBranchTool() tool.Def {
 		Description: "Delete a branch; the default branch and protected ones are refused",
 		Params: []tool.Param{tool.Owner(), tool.Repo(),
 			tool.Str("branch", "Branch to delete", tool.Required(), tool.MaxLen(255))},
-		Annotations: tool.Destroy(true), Handler: deleteBranch,
+		Annotations: tool.Destroy(true), Handler: deleteBranch, Output: tool.DeletedOutput("branch", ""),
 	}
 }
 

@@ -22,7 +22,7 @@ const MaxChangedFiles = 50
 // Content is the file's text, as create_file and update_file take it.
 func changeFilesTool() tool.Def {
 	return tool.Def{
-		Name: "change_files", Title: "Change several files in one commit", Toolset: Toolset,
+		Name: "change_files", Title: "Change several files in one commit", Toolset: CodeToolset,
 		Description: "Create, update, move or delete several files in one commit: all or nothing",
 		Params: []tool.Param{tool.Owner(), tool.Repo(),
 			tool.Objects("files", "File changes", []tool.Param{

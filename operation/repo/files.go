@@ -62,7 +62,7 @@ func fileTools() []tool.Def {
 			Annotations: tool.Read(), Handler: listContents,
 		},
 		{
-			Name: "create_file", Toolset: CodeToolset,
+			Name: "create_file", Toolset: FileToolset,
 			Title: "Create a file", Output: Written{},
 			Description: "Add a file",
 			Params: []tool.Param{tool.Owner(), tool.Repo(), fileParam(),
@@ -70,7 +70,7 @@ func fileTools() []tool.Def {
 			Annotations: tool.Write(false), Handler: createFile,
 		},
 		{
-			Name: "update_file", Toolset: CodeToolset,
+			Name: "update_file", Toolset: FileToolset,
 			Title: "Update a file", Output: Written{},
 			Description: "Replace a file's content",
 			Params: []tool.Param{tool.Owner(), tool.Repo(), fileParam(),
@@ -80,7 +80,7 @@ func fileTools() []tool.Def {
 			Annotations: tool.Destroy(false), Handler: updateFile,
 		},
 		{
-			Name: "delete_file", Toolset: CodeToolset,
+			Name: "delete_file", Toolset: FileToolset,
 			Title: "Delete a file", Output: Written{},
 			Description: "Delete a file",
 			Params: []tool.Param{tool.Owner(), tool.Repo(), fileParam(),

@@ -18,9 +18,14 @@ import (
 // Toolset is the repo toolset; every tool of this package is in it.
 var Toolset = tool.Toolset{ID: "repo", Description: "Repositories, branches and commits"}
 
-// CodeToolset has the file tools: reading and changing a repository's
-// files is everyday agent work, so it is in the default selection.
-var CodeToolset = tool.Toolset{ID: "code", Description: "Files: read files and directories, create, update, delete", Default: true}
+// CodeToolset has the file tools an agent needs every day, so it is in the
+// default selection: reading files and directories, and change_files, which
+// creates, updates and deletes any number of files in one commit.
+var CodeToolset = tool.Toolset{ID: "code", Description: "Files: read files and directories; change several files in one commit", Default: true}
+
+// FileToolset has the one-file writes (the established server's names),
+// which change_files covers: out of the default to keep it lean.
+var FileToolset = tool.Toolset{ID: "file", Description: "One-file writes: create, update or delete a file in its own commit"}
 
 // Tools returns the repo toolset.
 func Tools() []tool.Def {

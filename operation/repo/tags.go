@@ -45,7 +45,7 @@ func tagTools() []tool.Def {
 			Name: "delete_tag", Title: "Delete a tag", Toolset: Toolset,
 			Description: "Delete a tag; refused while a release uses it",
 			Params:      []tool.Param{tool.Owner(), tool.Repo(), tagParam()},
-			Annotations: tool.Destroy(true), Handler: deleteTag,
+			Annotations: tool.Destroy(true), Handler: deleteTag, Output: tool.DeletedOutput("tag", ""),
 		},
 	}
 }

@@ -119,6 +119,25 @@ func TestRunnerNeedsForge(t *testing.T) {
 	assert.Equal(t, "t needs a forge: set --url or FORGEJO_URL and FORGEJO_ACCESS_TOKEN", text(t, res))
 }
 
+// TestAnnotationHints: a hint at the spec's default is left out, except
+// destructiveHint, whose default (true) would misdescribe most tools.
+func TestAnnotationHints(t *testing.T) {
+	for _, c := range []struct {
+		a    tool.Annotations
+		want string
+	}{
+		{tool.Read(), `{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true}`},
+		{tool.Write(false), `{"destructiveHint":false}`},
+		{tool.Write(true), `{"destructiveHint":false,"idempotentHint":true}`},
+		{tool.Destroy(true), `{"destructiveHint":true,"idempotentHint":true}`},
+		{tool.Annotations{ReadOnly: true, Idempotent: true}, `{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint":false}`},
+	} {
+		b, err := json.Marshal(tool.Def{Name: "t", Annotations: c.a}.MCPTool().Annotations)
+		require.NoError(t, err)
+		assert.JSONEq(t, c.want, string(b))
+	}
+}
+
 func TestMCPToolSchema(t *testing.T) {
 	d := tool.Def{Name: "t", Description: "Does t", Annotations: tool.Read(), Params: []tool.Param{
 		tool.Owner(), tool.Repo(), tool.Page(), tool.Strs("labels", "Labels"), tool.State(),
@@ -127,7 +146,7 @@ func TestMCPToolSchema(t *testing.T) {
 	require.NoError(t, err)
 	assert.JSONEq(t, `{
 	  "name": "t", "description": "Does t",
-	  "annotations": {"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": true},
+	  "annotations": {"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true},
 	  "inputSchema": {"type": "object", "additionalProperties": false, "required": ["owner", "repo"],
 	    "properties": {
 	      "owner": {"type": "string", "description": "Owner: a user or organisation"},

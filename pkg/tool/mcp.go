@@ -8,7 +8,7 @@ import (
 )
 
 // MCPTool returns the MCP description of d: its JSON Schema (properties in
-// declaration order, additionalProperties false) and all four annotations.
+// declaration order, additionalProperties false) and its annotations.
 func (d Def) MCPTool() mcp.Tool {
 	props := make(map[string]any, len(d.Params))
 	var required []string
@@ -21,7 +21,7 @@ func (d Def) MCPTool() mcp.Tool {
 	a := d.Annotations
 	// A schema that cannot be generated is left out here and fails
 	// TestOutputSchemas, so tools/list never breaks on it.
-	out, _ := d.OutputSchema()
+	out, _ := d.AdvertisedOutputSchema()
 	return mcp.Tool{
 		Name:            d.Name,
 		Title:           d.Title,
@@ -34,13 +34,27 @@ func (d Def) MCPTool() mcp.Tool {
 			AdditionalProperties: false,
 			PropertyOrder:        d.ParamNames(),
 		},
-		Annotations: mcp.ToolAnnotation{
-			ReadOnlyHint:    &a.ReadOnly,
-			DestructiveHint: &a.Destructive,
-			IdempotentHint:  &a.Idempotent,
-			OpenWorldHint:   &a.OpenWorld,
-		},
+		Annotations: a.hints(),
 	}
+}
+
+// hints are the annotations as sent: a hint whose value is the spec's
+// default (readOnlyHint and idempotentHint false, openWorldHint true) is
+// left out, since every byte of tools/list lands in the agent's context.
+// destructiveHint is always sent: its default, true, would be wrong for
+// most tools, and a client that ignores defaults must not assume it.
+func (a Annotations) hints() mcp.ToolAnnotation {
+	h := mcp.ToolAnnotation{DestructiveHint: &a.Destructive}
+	if a.ReadOnly {
+		h.ReadOnlyHint = &a.ReadOnly
+	}
+	if a.Idempotent {
+		h.IdempotentHint = &a.Idempotent
+	}
+	if !a.OpenWorld {
+		h.OpenWorldHint = &a.OpenWorld
+	}
+	return h
 }
 
 func (p Param) schema() map[string]any {

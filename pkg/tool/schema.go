@@ -58,6 +58,52 @@ func (d Def) OutputSchema() (json.RawMessage, error) {
 	return json.Marshal(s)
 }
 
+// AdvertisedOutputSchema is OutputSchema as tools/list sends it: without
+// its "required" lists and "format" keywords, which cost about 110 bytes a
+// tool in every agent's context (more than the default selection's 40 KB
+// budget allowed) while property names and types are what an agent reads.
+// Tests validate results against the full OutputSchema, which admits fewer
+// documents, so a result that passes there passes what clients see.
+func (d Def) AdvertisedOutputSchema() (json.RawMessage, error) {
+	full, err := d.OutputSchema()
+	if full == nil || err != nil {
+		return full, err
+	}
+	var s any
+	if err := json.Unmarshal(full, &s); err != nil {
+		return nil, err
+	}
+	return json.Marshal(lean(s))
+}
+
+// lean drops "required" and "format" from a schema, at every depth. A
+// property that happens to be named "required" or "format" stays: the
+// walk skips the names under "properties".
+func lean(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, sub := range x {
+			switch k {
+			case "required", "format":
+				delete(x, k)
+			case "properties":
+				if props, ok := sub.(map[string]any); ok {
+					for name, p := range props {
+						props[name] = lean(p)
+					}
+				}
+			default:
+				x[k] = lean(sub)
+			}
+		}
+	case []any:
+		for i := range x {
+			x[i] = lean(x[i])
+		}
+	}
+	return v
+}
+
 // SchemaOf returns the JSON Schema of the JSON encoding of v.
 func SchemaOf(v any) (map[string]any, error) {
 	g := &schemaGen{seen: map[reflect.Type]bool{}}

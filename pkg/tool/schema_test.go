@@ -160,3 +160,28 @@ func TestStructuredContent(t *testing.T) {
 		})
 	}
 }
+
+// TestAdvertisedOutputSchema: tools/list carries the schema without
+// "required" and "format" at any depth, and keeps properties of those
+// names; the full schema keeps both.
+func TestAdvertisedOutputSchema(t *testing.T) {
+	type item struct {
+		When     time.Time `json:"when"`
+		Format   string    `json:"format"`
+		Required bool      `json:"required"`
+	}
+	d := tool.Def{Name: "t", Output: tool.ListPage[item]{}}
+	full, err := d.OutputSchema()
+	require.NoError(t, err)
+	assert.Contains(t, string(full), `"required":[`)
+	assert.Contains(t, string(full), `"format":"date-time"`)
+	lean, err := d.AdvertisedOutputSchema()
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"type":"object","properties":{
+		"has_more":{"type":"boolean"},"page":{"type":"integer"},
+		"items":{"type":["array","null"],"items":{"type":"object","properties":{
+			"when":{"type":"string"},"format":{"type":"string"},"required":{"type":"boolean"}}}}}}`, string(lean))
+	none, err := tool.Def{Name: "t"}.AdvertisedOutputSchema()
+	require.NoError(t, err)
+	assert.Nil(t, none)
+}
