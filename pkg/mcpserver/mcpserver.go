@@ -33,6 +33,7 @@ func New(defs []tool.Def, r *tool.Runner) *server.MCPServer {
 		server.WithHooks(hooks),
 	)
 	tool.Register(s, defs, r)
+	addSurface(s, hooks, defs, r)
 	return s
 }
 

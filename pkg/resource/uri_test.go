@@ -1,0 +1,65 @@
+package resource
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestParse(t *testing.T) {
+	tests := []struct {
+		uri  string
+		kind Kind
+		args map[string]any
+		err  string
+	}{
+		{uri: "forgejo://o/r", kind: KindRepo, args: map[string]any{"owner": "o", "repo": "r"}},
+		{uri: "forgejo://o/r/files/src/a%20b.go?ref=feature%2Fx", kind: KindFile,
+			args: map[string]any{"owner": "o", "repo": "r", "path": "src/a b.go", "ref": "feature/x"}},
+		{uri: "forgejo://o/r/files/", kind: KindFile, args: map[string]any{"owner": "o", "repo": "r", "path": ""}},
+		{uri: "forgejo://o/r/files/docs/", kind: KindFile, args: map[string]any{"owner": "o", "repo": "r", "path": "docs/"}},
+		{uri: "forgejo://o/r/issues/3", kind: KindIssue, args: map[string]any{"owner": "o", "repo": "r", "index": int64(3)}},
+		{uri: "forgejo://o/r/pulls/4", kind: KindPull, args: map[string]any{"owner": "o", "repo": "r", "index": int64(4)}},
+		{uri: "forgejo://o/r/pulls/4/diff?offset=100", kind: KindPullDiff, args: map[string]any{"owner": "o", "repo": "r", "index": int64(4), "offset": int64(100)}},
+		{uri: "forgejo://o/r/commits/abc", kind: KindCommit, args: map[string]any{"owner": "o", "repo": "r", "sha": "abc"}},
+		{uri: "forgejo://o/r/wiki/Home%20Page", kind: KindWiki, args: map[string]any{"owner": "o", "repo": "r", "page_name": "Home Page"}},
+		{uri: "forgejo://o/r/issues/3/attachments/7?max_bytes=10&offset=5", kind: KindIssueAttachment,
+			args: map[string]any{"owner": "o", "repo": "r", "index": int64(3), "attachment_id": int64(7), "offset": int64(5), "max_bytes": int64(10)}},
+		{uri: "forgejo://o/r/comments/9/attachments/7", kind: KindCommentAttachment,
+			args: map[string]any{"owner": "o", "repo": "r", "comment_id": int64(9), "attachment_id": int64(7)}},
+		{uri: "forgejo://o/r/releases/2/attachments/7", kind: KindReleaseAttachment,
+			args: map[string]any{"owner": "o", "repo": "r", "release_id": int64(2), "attachment_id": int64(7)}},
+		{uri: "http://o/r", err: "scheme"},
+		{uri: "forgejo:o/r", err: "without user info"},
+		{uri: "forgejo://tok@o/r", err: "without user info"},
+		{uri: "forgejo://o:80/r", err: "without user info"},
+		{uri: "forgejo://o/r#x", err: "fragment"},
+		{uri: "forgejo://o", err: "repository is missing"},
+		{uri: "forgejo:///r", err: "owner is missing"},
+		{uri: "forgejo://o/r/issues/0", err: "from 1"},
+		{uri: "forgejo://o/r/issues/3?ref=x", err: "takes no query parameters"},
+		{uri: "forgejo://o/r/issues/3/attachments/7?offset=1&offset=2", err: "given 2 times"},
+		{uri: "forgejo://o/r/issues/3/attachments/7?offset=x", err: "whole number"},
+		{uri: "forgejo://o/r/files/a/%2e%2e/b", err: "'..'"},
+		{uri: "forgejo://o/r/files/a%5Cb", err: "escaped slashes"},
+		{uri: "forgejo://o/r/tags/3/attachments/1", err: "no resource has this shape"},
+		{uri: "forgejo://o/r/wiki/", err: "no resource has this shape"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.uri, func(t *testing.T) {
+			got, err := Parse(tt.uri)
+			if tt.err != "" {
+				require.Error(t, err)
+				assert.Contains(t, err.Error(), tt.err)
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, tt.kind, got.Kind)
+			assert.Equal(t, tt.args, got.Args)
+			again, err := Parse(URI(got.Kind, got.Args))
+			require.NoError(t, err, "URI builds what Parse reads")
+			assert.Equal(t, got, again)
+		})
+	}
+}
