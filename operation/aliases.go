@@ -25,6 +25,7 @@ var compatAliases = []struct {
 	{"target_commitish", "target", []string{"create_release", "edit_release"}},
 	{"depends_on_index", "dependency", []string{"add_issue_dependency", "remove_issue_dependency"}},
 	{"time_id", "entry_id", []string{"delete_issue_time_entry"}},
+	{"user", "owner", []string{"fork_repo"}},
 }
 
 // Aliases returns the compatibility table as tool name → alias → parameter.

@@ -20,11 +20,7 @@ import (
 var Toolset = tool.Toolset{ID: "pull", Description: "Pull requests: list, read, diff, open and merge", Default: true}
 
 // MaxDiffBytes bounds the diff text one get_pull_request_diff call returns.
-const MaxDiffBytes = 256 << 10
-
-// maxDiffSkip bounds how far into a diff an offset may reach: the forge
-// streams diffs without byte ranges, so reaching an offset reads past it.
-const maxDiffSkip = 16 << 20
+const MaxDiffBytes = tool.MaxDiffBytes
 
 // Tools returns the pull toolset.
 func Tools() []tool.Def {
@@ -171,39 +167,16 @@ func createPull(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallT
 }
 
 // Diff is one window of a pull request's diff.
-type Diff struct {
-	Diff       string `json:"diff"`
-	Offset     int64  `json:"offset"`
-	NextOffset int64  `json:"next_offset,omitempty"`
-	Note       string `json:"note,omitempty"`
-}
+type Diff = tool.DiffWindow
 
 func getDiff(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
 	p, err := tool.RepoRoute(a, "pulls", tool.Seg(a, "index")+".diff")
 	if err != nil {
 		return nil, err
 	}
-	offset := a.Int("offset")
-	// One byte past the window tells whether more follows.
-	raw, err := c.DoRaw(ctx, "/api/v1"+p, forgejo.RawOptions{MaxBytes: MaxDiffBytes + 1, Offset: offset,
-		Length: MaxDiffBytes + 1, MaxSkip: maxDiffSkip})
+	out, err := tool.ReadDiffWindow(ctx, c, p, a.Int("offset"), "list_pull_request_files")
 	if err != nil {
 		return nil, notAPull(ctx, c, a, forgejo.Relabel(err, "get the diff of", ref(a)))
-	}
-	body := raw.Body
-	out := Diff{Offset: offset}
-	if len(body) > MaxDiffBytes {
-		cut := strings.LastIndexByte(string(body[:MaxDiffBytes]), '\n') + 1
-		if cut == 0 { // one line longer than the window
-			cut = MaxDiffBytes
-		}
-		body = body[:cut]
-		out.NextOffset = offset + int64(cut)
-		out.Note = fmt.Sprintf("diff cut after %d KiB; read on with offset=%d, or narrow with list_pull_request_files", cut>>10, out.NextOffset)
-	}
-	out.Diff = strings.ToValidUTF8(string(body), "\uFFFD")
-	if out.Diff == "" && offset > 0 {
-		out.Note = "offset is at or past the end of the diff"
 	}
 	return tool.JSON(out)
 }

@@ -20,7 +20,7 @@ var Toolset = tool.Toolset{ID: "repo", Description: "Repositories, branches, com
 
 // Tools returns the repo toolset.
 func Tools() []tool.Def {
-	return append(append([]tool.Def{
+	return slices.Concat([]tool.Def{
 		{
 			Name: "list_my_repos", Toolset: Toolset,
 			Description: "List repositories the token's user owns or can access",
@@ -43,7 +43,7 @@ func Tools() []tool.Def {
 			},
 			Annotations: tool.Write(false), Handler: createRepo,
 		},
-	}, historyTools()...), fileTools()...)
+	}, historyTools(), fileTools(), codeTools())
 }
 
 // Repo is the compact shape of a repository.
