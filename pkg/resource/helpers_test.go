@@ -17,32 +17,13 @@ import (
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
 )
 
-// stubDefs stand in for get_repo and get_commit when the inventory does
-// not have them: a template maps to its tool by name.
-func stubDefs(defs []tool.Def) []tool.Def {
-	for _, name := range []string{"get_repo", "get_commit"} {
-		if _, ok := tool.Find(defs, name); ok {
-			continue
-		}
-		params := []tool.Param{tool.Owner(), tool.Repo()}
-		if name == "get_commit" {
-			params = append(params, tool.Str("sha", "Commit SHA", tool.Required()))
-		}
-		defs = append(defs, tool.Def{Name: name, Params: params, Annotations: tool.Read(),
-			Handler: func(_ context.Context, _ *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
-				return tool.JSON(map[string]any{"tool": name, "owner": a.String("owner"), "sha": a.String("sha")})
-			}})
-	}
-	return defs
-}
-
 // newServer is the MCP server over the whole inventory (and the stubs),
 // acting on the fake forge.
 func newServer(t *testing.T, f *fakeforge.Server) *server.MCPServer {
 	t.Helper()
 	c := f.Client()
 	r := &tool.Runner{Client: func(context.Context) (*forgejo.Client, error) { return c, nil }, Timeout: 10 * time.Second, MaxResultBytes: tool.DefaultMaxResultBytes}
-	return mcpserver.New(stubDefs(operation.All()), r)
+	return mcpserver.New(operation.All(), r)
 }
 
 // rpc sends one request; modern puts the 2026-07-28 _meta on it.

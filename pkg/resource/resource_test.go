@@ -44,6 +44,8 @@ func fakeRepo(t *testing.T) *fakeforge.Server {
 		w.Header().Set("Content-Type", "application/octet-stream")
 		http.ServeContent(w, r, "big.bin", time.Time{}, bytes.NewReader(data))
 	})
+	f.JSON("GET /api/v1/repos/o/r", 200, map[string]any{"name": "r", "full_name": "o/r", "default_branch": "main"})
+	f.JSON("GET /api/v1/repos/o/r/git/commits/abc123", 200, map[string]any{"sha": "abc123", "commit": map[string]any{"message": "Fix it"}})
 	f.JSON("GET /api/v1/repos/o/r/issues/5", 403, map[string]any{"message": "no"})
 	return f
 }
@@ -90,9 +92,9 @@ func TestReadEachKind(t *testing.T) {
 			c = read(t, s, modern, "forgejo://o/r/wiki/Home")
 			assert.Contains(t, c[0]["text"], `Welcome`)
 			c = read(t, s, modern, "forgejo://o/r")
-			assert.Contains(t, c[0]["text"], `"tool":"get_repo"`)
+			assert.Contains(t, c[0]["text"], `"default_branch":"main"`)
 			c = read(t, s, modern, "forgejo://o/r/commits/abc123")
-			assert.Contains(t, c[0]["text"], `"sha":"abc123"`)
+			assert.Contains(t, c[0]["text"], `"message":"Fix it"`)
 		})
 	}
 }
