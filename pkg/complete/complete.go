@@ -17,6 +17,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/resource"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
 )
 
@@ -241,15 +242,7 @@ func refs(ctx context.Context, c *forgejo.Client, owner, repo, which string) ([]
 
 // entries are the paths in dir (directories with a trailing '/').
 func entries(ctx context.Context, c *forgejo.Client, owner, repo, ref, dir string) ([]string, error) {
-	prefix := []string{"repos", owner, repo, "contents"}
-	var route string
-	var err error
-	if dir == "" {
-		route, err = forgejo.Path(prefix...)
-		route += "/"
-	} else {
-		route, err = forgejo.FilePath(prefix, dir)
-	}
+	route, err := resource.ContentsRoute(owner, repo, dir)
 	if err != nil {
 		return nil, err
 	}

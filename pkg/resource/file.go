@@ -39,6 +39,18 @@ func fileDef(ts tool.Toolset) tool.Def {
 	}
 }
 
+// ContentsRoute is the contents API route of path p in owner/repo, each
+// part checked and escaped; "" is the root (.../contents/, the forge's own
+// route for it, so no argument shortens the route).
+func ContentsRoute(owner, repo, p string) (string, error) {
+	prefix := []string{"repos", owner, repo, "contents"}
+	if p == "" {
+		route, err := forgejo.Path(prefix...)
+		return route + "/", err
+	}
+	return forgejo.FilePath(prefix, p)
+}
+
 // Entry is one directory entry of a directory resource, with the URI that
 // reads it.
 type Entry struct {
@@ -58,15 +70,7 @@ type Listing struct {
 
 func readFile(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
 	p := strings.TrimSuffix(a.String("path"), "/")
-	prefix := []string{"repos", a.String("owner"), a.String("repo"), "contents"}
-	var route string
-	var err error
-	if p == "" {
-		route, err = forgejo.Path(prefix...)
-		route += "/"
-	} else {
-		route, err = forgejo.FilePath(prefix, p)
-	}
+	route, err := ContentsRoute(a.String("owner"), a.String("repo"), p)
 	if err != nil {
 		return nil, err
 	}
