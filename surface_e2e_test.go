@@ -175,20 +175,25 @@ func readURI(t *testing.T, cs *mcp.ClientSession, uri string) []*mcp.ResourceCon
 	return res.Contents
 }
 
-// blobAndMeta splits an attachment read into its bytes and its metadata.
+// blobAndMeta splits an attachment read into its bytes and its metadata
+// (the first JSON text). The bytes are a blob, or text when the download
+// returns a text file as text.
 func blobAndMeta(t *testing.T, contents []*mcp.ResourceContents) ([]byte, map[string]any) {
 	t.Helper()
-	var blob []byte
+	var data []byte
 	var meta map[string]any
 	for _, c := range contents {
-		if c.Blob != nil {
-			blob = c.Blob
-		} else if c.MIMEType == "application/json" {
+		switch {
+		case c.Blob != nil:
+			data = c.Blob
+		case meta == nil && c.MIMEType == "application/json":
 			require.NoError(t, json.Unmarshal([]byte(c.Text), &meta))
+		default:
+			data = []byte(c.Text)
 		}
 	}
 	require.NotNil(t, meta)
-	return blob, meta
+	return data, meta
 }
 
 func sha(b []byte) string { s := sha256.Sum256(b); return hex.EncodeToString(s[:]) }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
@@ -189,8 +190,10 @@ func convert(uri string, res *mcp.CallToolResult) []mcp.ResourceContents {
 	return out
 }
 
-// withNextWindow adds next_uri, the URI of the next window, to an
-// attachment's JSON metadata when the download says where it starts.
+// withNextWindow finishes an attachment's contents: its JSON metadata
+// (the first JSON text) gains next_uri, the URI of the next window, when
+// the download says where that starts, and a file the download returned as
+// text is labelled with the file's MIME type rather than text/plain.
 func withNextWindow(contents []mcp.ResourceContents, t Target) []mcp.ResourceContents {
 	for i, c := range contents {
 		tc, ok := c.(mcp.TextResourceContents)
@@ -201,17 +204,27 @@ func withNextWindow(contents []mcp.ResourceContents, t Target) []mcp.ResourceCon
 		if json.Unmarshal([]byte(tc.Text), &meta) != nil {
 			continue
 		}
-		next, ok := meta["next_offset"].(float64)
-		if !ok {
-			continue
+		if next, ok := meta["next_offset"].(float64); ok {
+			args := maps.Clone(t.Args)
+			args["offset"] = int64(next)
+			// Appended to the tool's own JSON, which keeps its field
+			// order, and without HTML escaping, so '&' stays '&'.
+			var b strings.Builder
+			enc := json.NewEncoder(&b)
+			enc.SetEscapeHTML(false)
+			if err := enc.Encode(URI(t.Kind, args)); err == nil && strings.HasSuffix(tc.Text, "}") {
+				tc.Text = strings.TrimSuffix(tc.Text, "}") + `,"next_uri":` + strings.TrimSpace(b.String()) + "}"
+				contents[i] = tc
+			}
 		}
-		args := maps.Clone(t.Args)
-		args["offset"] = int64(next)
-		meta["next_uri"] = URI(t.Kind, args)
-		if b, err := json.Marshal(meta); err == nil {
-			tc.Text = string(b)
-			contents[i] = tc
+		mt, _ := meta["mime_type"].(string)
+		if meta["content"] == "text" && mt != "" && i+1 < len(contents) {
+			if file, ok := contents[i+1].(mcp.TextResourceContents); ok {
+				file.MIMEType = mt
+				contents[i+1] = file
+			}
 		}
+		break
 	}
 	return contents
 }
