@@ -40,9 +40,9 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 	return b.next.RoundTrip(r)
 }
 
-// connectHTTP starts the binary with --transport http on a free loopback
+// connectBearerHTTP starts the binary with --transport http on a free loopback
 // port and connects the Go SDK client to it with token, pinned to version.
-func connectHTTP(t *testing.T, version string, env []string, token string) *mcp.ClientSession {
+func connectBearerHTTP(t *testing.T, version string, env []string, token string) *mcp.ClientSession {
 	t.Helper()
 	cmd := exec.Command(binary, "--transport", "http", "--http-addr", "127.0.0.1:0")
 	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME")}, env...)
@@ -210,7 +210,7 @@ func TestE2ESurfaceLive(t *testing.T) {
 				if transport == "stdio" {
 					cs = connect(t, version, env)
 				} else {
-					cs = connectHTTP(t, version, []string{"FORGEJO_URL=" + lf.URL}, lf.Token)
+					cs = connectBearerHTTP(t, version, []string{"FORGEJO_URL=" + lf.URL}, lf.Token)
 				}
 				ctx := context.Background()
 				tpls, err := cs.ListResourceTemplates(ctx, nil)
