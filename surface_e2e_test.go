@@ -44,7 +44,7 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 // port and connects the Go SDK client to it with token, pinned to version.
 func connectBearerHTTP(t *testing.T, version string, env []string, token string) *mcp.ClientSession {
 	t.Helper()
-	cmd := exec.Command(binary, "--transport", "http", "--http-addr", "127.0.0.1:0")
+	cmd := exec.Command(binary, "--transport", "http", "--http-addr", "127.0.0.1:0", "--toolsets", "all")
 	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME")}, env...)
 	stderr, err := cmd.StderrPipe()
 	require.NoError(t, err)
