@@ -2,6 +2,7 @@ package resource_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/base64"
 	"encoding/json"
 	"net/http"
@@ -14,7 +15,11 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"codeberg.org/forgejo-mcp/forgejo-mcp/internal/fakeforge"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/operation"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/mcpserver"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/resource"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
 )
 
 func b64(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) }
@@ -200,4 +205,21 @@ func TestTemplatesFollowTheTools(t *testing.T) {
 	only := resource.Offered(map[string]bool{"get_issue_by_index": true, "get_file_content": true})
 	require.Len(t, only, 2)
 	assert.True(t, strings.HasPrefix(only[1].URI, "forgejo://{owner}/{repo}/issues/"))
+}
+
+// TestReadNeedsTheTool: a server offering fewer tools offers fewer
+// templates, and a read of another kind says which tool it needs.
+func TestReadNeedsTheTool(t *testing.T) {
+	f := fakeRepo(t)
+	defs, err := tool.Select(operation.All(), tool.Selection{Toolsets: []string{"issue"}})
+	require.NoError(t, err)
+	c := f.Client()
+	s := mcpserver.New(defs, &tool.Runner{Client: func(context.Context) (*forgejo.Client, error) { return c, nil }})
+	m := rpc(t, s, false, "resources/templates/list", map[string]any{})
+	require.Len(t, m["result"].(map[string]any)["resourceTemplates"], 1, "only the issue template")
+	assert.NotEmpty(t, read(t, s, false, "forgejo://o/r/issues/3"))
+	code, msg := readErr(t, s, false, "forgejo://o/r/wiki/Home")
+	assert.Equal(t, mcp.RESOURCE_NOT_FOUND, code)
+	assert.Contains(t, msg, "this server does not offer get_wiki_page")
+	assert.Len(t, f.Requests(), 2, "the issue and its comments; nothing for the wiki page")
 }
