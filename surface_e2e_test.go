@@ -17,7 +17,9 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -40,12 +42,13 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 	return b.next.RoundTrip(r)
 }
 
-// connectBearerHTTP starts the binary with --transport http on a free loopback
-// port and connects the Go SDK client to it with token, pinned to version.
-func connectBearerHTTP(t *testing.T, version string, env []string, token string) *mcp.ClientSession {
+// startHTTP starts the binary with --transport http on a free loopback
+// port (no token of its own: each request brings one) and returns its
+// endpoint.
+func startHTTP(t *testing.T, forgeURL string) string {
 	t.Helper()
 	cmd := exec.Command(binary, "--transport", "http", "--http-addr", "127.0.0.1:0", "--toolsets", "all")
-	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME")}, env...)
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), "FORGEJO_URL=" + forgeURL}
 	stderr, err := cmd.StderrPipe()
 	require.NoError(t, err)
 	require.NoError(t, cmd.Start())
@@ -64,16 +67,23 @@ func connectBearerHTTP(t *testing.T, version string, env []string, token string)
 		}
 		_, _ = io.Copy(io.Discard, stderr)
 	}()
-	var url string
 	select {
-	case url = <-endpoint:
+	case url := <-endpoint:
+		return url
 	case <-time.After(20 * time.Second):
 		t.Fatal("the HTTP server did not log its endpoint")
 	}
+	return ""
+}
+
+// connectBearer connects the Go SDK client to endpoint with token,
+// pinned to version.
+func connectBearer(t *testing.T, endpoint, version, token string) *mcp.ClientSession {
+	t.Helper()
 	client := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url, MaxRetries: -1,
+	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: endpoint, MaxRetries: -1,
 		HTTPClient: &http.Client{Transport: bearer{token, http.DefaultTransport}}},
 		&mcp.ClientSessionOptions{ProtocolVersion: version})
 	require.NoError(t, err)
@@ -210,7 +220,7 @@ func TestE2ESurfaceLive(t *testing.T) {
 				if transport == "stdio" {
 					cs = connect(t, version, env)
 				} else {
-					cs = connectBearerHTTP(t, version, []string{"FORGEJO_URL=" + lf.URL}, lf.Token)
+					cs = connectBearer(t, startHTTP(t, lf.URL), version, lf.Token)
 				}
 				ctx := context.Background()
 				tpls, err := cs.ListResourceTemplates(ctx, nil)
@@ -316,6 +326,46 @@ func TestE2ESurfaceLive(t *testing.T) {
 				})
 			})
 		}
+	}
+}
+
+// TestE2ECompletionsPerIdentityHTTP: two users on one HTTP server, each
+// asking for the same completions in turn and at once; neither ever gets
+// the other's values from the cache.
+func TestE2ECompletionsPerIdentityHTTP(t *testing.T) {
+	lf := testforge.Get(t)
+	owner, repo := lf.NewRepo(t) // private, the first user's
+	endpoint := startHTTP(t, lf.URL)
+	for _, version := range protocolVersions {
+		t.Run(version, func(t *testing.T) {
+			sessions := map[string]*mcp.ClientSession{
+				lf.User:  connectBearer(t, endpoint, version, lf.Token),
+				lf.User2: connectBearer(t, endpoint, version, lf.Token2),
+			}
+			repos := func(login string) []string {
+				res, err := sessions[login].Complete(context.Background(), &mcp.CompleteParams{
+					Ref:      &mcp.CompleteReference{Type: "ref/resource", URI: "forgejo://{owner}/{repo}"},
+					Argument: mcp.CompleteParamsArgument{Name: "repo", Value: repo[:3]},
+					Context:  &mcp.CompleteContext{Arguments: map[string]string{"owner": owner}}})
+				if !assert.NoError(t, err) { // also called from goroutines: no FailNow
+					return nil
+				}
+				return res.Completion.Values
+			}
+			for range 2 {
+				assert.Contains(t, repos(lf.User), repo)
+				assert.NotContains(t, repos(lf.User2), repo, "the other user cannot see the private repository")
+			}
+			var wg sync.WaitGroup
+			for i := range 16 {
+				login := []string{lf.User, lf.User2}[i%2]
+				wg.Go(func() {
+					got := repos(login)
+					assert.Equal(t, login == lf.User, slices.Contains(got, repo), "%s: %v", login, got)
+				})
+			}
+			wg.Wait()
+		})
 	}
 }
 
