@@ -297,6 +297,8 @@ func TestE2ESurfaceLive(t *testing.T) {
 					assert.Equal(t, []string{"docs/guide.md"}, complete(filesTpl, "path", "docs/", here))
 					assert.Equal(t, []string{fmt.Sprint(fx.issue)}, complete(&mcp.CompleteReference{Type: "ref/resource",
 						URI: "forgejo://{owner}/{repo}/issues/{index}"}, "index", "", here))
+					assert.Equal(t, []string{"Home"}, complete(&mcp.CompleteReference{Type: "ref/resource",
+						URI: "forgejo://{owner}/{repo}/wiki/{page}"}, "page", "h", here))
 					assert.Equal(t, []string{fmt.Sprint(fx.pull)}, complete(&mcp.CompleteReference{Type: "ref/prompt",
 						Name: "review_pull_request"}, "index", "", here))
 					assert.Equal(t, []string{"v1.0"}, complete(&mcp.CompleteReference{Type: "ref/prompt",

@@ -101,6 +101,10 @@ func (c *Completer) complete(ctx context.Context, arg mcp.CompleteArgument, cc m
 		l = lookup{key: "dir\x00" + owner + "\x00" + repo + "\x00" + ref + "\x00" + dir, fetch: func(ctx context.Context, cl *forgejo.Client) ([]string, error) {
 			return entries(ctx, cl, owner, repo, ref, dir)
 		}}
+	case "page":
+		l = lookup{key: "wiki\x00" + owner + "\x00" + repo, fetch: func(ctx context.Context, cl *forgejo.Client) ([]string, error) {
+			return wikiPages(ctx, cl, owner, repo)
+		}}
 	case "index":
 		l = lookup{key: indexKind + "\x00" + owner + "\x00" + repo, fetch: func(ctx context.Context, cl *forgejo.Client) ([]string, error) {
 			return openIndexes(ctx, cl, owner, repo, indexKind)
@@ -282,6 +286,28 @@ func openIndexes(ctx context.Context, c *forgejo.Client, owner, repo, kind strin
 	out := make([]string, 0, len(list))
 	for _, i := range list {
 		out = append(out, strconv.FormatInt(i.Number, 10))
+	}
+	return out, nil
+}
+
+// wikiPages are the names of the wiki's pages (as the page_name a read
+// takes: sub_url unescaped).
+func wikiPages(ctx context.Context, c *forgejo.Client, owner, repo string) ([]string, error) {
+	route, err := forgejo.Path("repos", owner, repo, "wiki", "pages")
+	if err != nil {
+		return nil, err
+	}
+	var list []struct {
+		SubURL string `json:"sub_url"`
+	}
+	if err := c.DoJSON(ctx, http.MethodGet, route, pageQuery(nil), nil, &list); err != nil {
+		return nil, err
+	}
+	out := make([]string, 0, len(list))
+	for _, p := range list {
+		if name, err := url.PathUnescape(p.SubURL); err == nil {
+			out = append(out, name)
+		}
 	}
 	return out, nil
 }
