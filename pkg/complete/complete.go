@@ -180,8 +180,10 @@ func pageQuery(extra url.Values) url.Values {
 	return q
 }
 
-// owners are the owners of the repositories the token's user can reach,
-// the user and their organisations first among them.
+// owners are the owners of the first repositories the token's user can
+// reach: the user and their organisations, and the owners of repositories
+// they collaborate on. One call, where the user's login and their
+// organisations would take two.
 func owners(ctx context.Context, c *forgejo.Client) ([]string, error) {
 	var list []named
 	if err := c.DoJSON(ctx, http.MethodGet, "/user/repos", pageQuery(nil), nil, &list); err != nil {

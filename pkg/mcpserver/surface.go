@@ -15,7 +15,7 @@ import (
 // only adds to s and hooks; each part follows the tools offered (defs).
 func addSurface(s *server.MCPServer, hooks *server.Hooks, defs []tool.Def, r *tool.Runner) {
 	resource.NewReader(defs, r).Register(s, hooks)
-	prompt.Register(s, prompt.All(), defs)
+	prompt.Register(s, hooks, prompt.All(), defs)
 	c := complete.New(r.Client)
 	server.WithCompletions()(s)
 	server.WithPromptCompletionProvider(c)(s)

@@ -117,13 +117,23 @@ func (p Def) Text(a Values, has func(string) bool) string {
 }
 
 // Register offers prompts on s, their tool names filtered by defs.
-func Register(s *server.MCPServer, prompts []Def, defs []tool.Def) {
+// Arguments are checked in a before-get hook: mcp-go answers a prompt
+// handler's error with -32603, while the specification has invalid or
+// missing arguments answered with -32602, the code mcp-go gives a prompt
+// it does not know. So a call with bad arguments has its name rewritten
+// into the name and the reason (a text with spaces, which names no
+// prompt), and the error reads: prompt 'triage_issue (argument "index"
+// is required …)' not found. The handler checks again, should it ever be
+// reached some other way.
+func Register(s *server.MCPServer, hooks *server.Hooks, prompts []Def, defs []tool.Def) {
 	offered := make(map[string]bool, len(defs))
 	for _, d := range defs {
 		offered[d.Name] = true
 	}
 	has := func(name string) bool { return offered[name] }
+	byName := make(map[string]Def, len(prompts))
 	for _, p := range prompts {
+		byName[p.Name] = p
 		s.AddPrompt(p.MCP(), func(_ context.Context, req mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 			vals, err := p.Validate(req.Params.Arguments)
 			if err != nil {
@@ -133,4 +143,16 @@ func Register(s *server.MCPServer, prompts []Def, defs []tool.Def) {
 				[]mcp.PromptMessage{mcp.NewPromptMessage(mcp.RoleUser, mcp.NewTextContent(p.Text(vals, has)))}), nil
 		})
 	}
+	hooks.AddBeforeGetPrompt(func(_ context.Context, _ any, req *mcp.GetPromptRequest) {
+		if req == nil {
+			return
+		}
+		p, ok := byName[req.Params.Name]
+		if !ok {
+			return
+		}
+		if _, err := p.Validate(req.Params.Arguments); err != nil {
+			req.Params.Name = fmt.Sprintf("%s (%s)", p.Name, strings.TrimPrefix(err.Error(), "prompt "+p.Name+": "))
+		}
+	})
 }

@@ -111,6 +111,7 @@ func TestPromptArgumentsValidated(t *testing.T) {
 		e, ok := res["error"].(map[string]any)
 		require.True(t, ok, "%v", res)
 		assert.Contains(t, e["message"], tt.msg)
+		assert.EqualValues(t, -32602, e["code"], "invalid params, as the specification has it")
 	}
 	res := rpc(t, s, "prompts/get", map[string]any{"name": "nope"})
 	assert.NotNil(t, res["error"])
