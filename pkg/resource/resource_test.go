@@ -40,7 +40,7 @@ func fakeRepo(t *testing.T) *fakeforge.Server {
 	f.Handle("GET /api/v1/repos/o/r/pulls/4.diff", func(w http.ResponseWriter, _ *http.Request) {
 		_, _ = w.Write([]byte("diff --git a/x b/x\n+fixed\n"))
 	})
-	f.JSON("GET /api/v1/repos/o/r/wiki/page/Home", 200, map[string]any{"title": "Home", "content_base64": b64("Welcome")})
+	f.JSON("GET /api/v1/repos/o/r/wiki/page/{name}", 200, map[string]any{"title": "Home", "content_base64": b64("Welcome")})
 	uuid := "0a1b2c3d-0000-4000-8000-000000000002"
 	data := bytes.Repeat([]byte("0123456789"), 150_000) // 1.5 MB: over the 1 MiB window
 	f.JSON("GET /api/v1/repos/o/r/issues/3/assets/7", 200, map[string]any{
@@ -96,6 +96,9 @@ func TestReadEachKind(t *testing.T) {
 			assert.Contains(t, c[0]["text"], `+fixed`)
 			c = read(t, s, modern, "forgejo://o/r/wiki/Home")
 			assert.Contains(t, c[0]["text"], `Welcome`)
+			c = read(t, s, modern, "forgejo://o/r/wiki/C++%20notes")
+			assert.Contains(t, c[0]["text"], `Welcome`, "a name with characters a template variable must escape")
+			assert.Equal(t, "forgejo://o/r/wiki/C++%20notes", c[0]["uri"], "contents carry the URI as asked")
 			c = read(t, s, modern, "forgejo://o/r")
 			assert.Contains(t, c[0]["text"], `"default_branch":"main"`)
 			c = read(t, s, modern, "forgejo://o/r/commits/abc123")

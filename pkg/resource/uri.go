@@ -201,7 +201,7 @@ func queryArgs(args map[string]any, q url.Values, allowed []string) error {
 // URI builds the canonical URI of kind from args, the inverse of Parse:
 // every segment is escaped, a file path keeps its slashes.
 func URI(kind Kind, args map[string]any) string {
-	str := func(name string) string { s, _ := args[name].(string); return url.PathEscape(s) }
+	str := func(name string) string { s, _ := args[name].(string); return escape(s) }
 	num := func(name string) string { return fmt.Sprint(args[name]) }
 	base := Scheme + "://" + str("owner") + "/" + str("repo")
 	var s string
@@ -213,7 +213,7 @@ func URI(kind Kind, args map[string]any) string {
 		p, _ := args["path"].(string)
 		parts := strings.Split(p, "/")
 		for i := range parts {
-			parts[i] = url.PathEscape(parts[i])
+			parts[i] = escape(parts[i])
 		}
 		s = base + "/files/" + strings.Join(parts, "/")
 	case KindIssue:
@@ -242,4 +242,22 @@ func URI(kind Kind, args map[string]any) string {
 		s += "?" + q.Encode()
 	}
 	return s
+}
+
+// escape percent-encodes every byte of a segment but the unreserved ones
+// (RFC 3986: letters, digits, '-', '.', '_', '~'). url.PathEscape leaves
+// '+', '&', '=', '@'… as they are, which RFC 6570's simple expansion
+// ({page}, {sha}) does not produce, so mcp-go's template matching would not
+// recognise the URI.
+func escape(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '.' || c == '_' || c == '~' {
+			b.WriteByte(c)
+			continue
+		}
+		fmt.Fprintf(&b, "%%%02X", c)
+	}
+	return b.String()
 }

@@ -23,6 +23,8 @@ func TestParse(t *testing.T) {
 		{uri: "forgejo://o/r/pulls/4", kind: KindPull, args: map[string]any{"owner": "o", "repo": "r", "index": int64(4)}},
 		{uri: "forgejo://o/r/pulls/4/diff?offset=100", kind: KindPullDiff, args: map[string]any{"owner": "o", "repo": "r", "index": int64(4), "offset": int64(100)}},
 		{uri: "forgejo://o/r/commits/abc", kind: KindCommit, args: map[string]any{"owner": "o", "repo": "r", "sha": "abc"}},
+		{uri: "forgejo://o/r/wiki/C%2B%2B%20%26%20more", kind: KindWiki, args: map[string]any{"owner": "o", "repo": "r", "page_name": "C++ & more"}},
+		{uri: "forgejo://o/r/files/a+b/c@d.txt", kind: KindFile, args: map[string]any{"owner": "o", "repo": "r", "path": "a+b/c@d.txt"}},
 		{uri: "forgejo://o/r/wiki/Home%20Page", kind: KindWiki, args: map[string]any{"owner": "o", "repo": "r", "page_name": "Home Page"}},
 		{uri: "forgejo://o/r/issues/3/attachments/7?max_bytes=10&offset=5", kind: KindIssueAttachment,
 			args: map[string]any{"owner": "o", "repo": "r", "index": int64(3), "attachment_id": int64(7), "offset": int64(5), "max_bytes": int64(10)}},
