@@ -65,3 +65,22 @@ func TestParse(t *testing.T) {
 		})
 	}
 }
+
+// TestCanonicalURIMatchesItsTemplate: the URI a successful read is
+// answered under (the hook rewrites the request to it) must match its
+// kind's template as mcp-go matches it, whatever the names hold.
+func TestCanonicalURIMatchesItsTemplate(t *testing.T) {
+	odd := "a+b &c@d=e;f,g:h!i*j'k(l)m$n%o"
+	for _, tpl := range Templates() {
+		args := map[string]any{"owner": "o-1.x_y", "repo": "r.2", "index": int64(3), "attachment_id": int64(4),
+			"comment_id": int64(5), "release_id": int64(6), "sha": odd, "page_name": odd, "path": "dir+1/" + odd}
+		uri := URI(tpl.Kind, args)
+		assert.True(t, tpl.MCP().URITemplate.Regexp().MatchString(uri), "%s does not match %s", uri, tpl.URI)
+		got, err := Parse(uri)
+		require.NoError(t, err, uri)
+		assert.Equal(t, tpl.Kind, got.Kind)
+		for k, v := range got.Args {
+			assert.Equal(t, args[k], v, "%s: %s", uri, k)
+		}
+	}
+}
