@@ -165,7 +165,7 @@ func TestReadErrors(t *testing.T) {
 		{"forgejo://o/r/issues/abc", true, `index must be a number from 1, got "abc"`},
 		{"forgejo://o/r/files/../../admin", true, "'.' or '..' segments"},
 		{"forgejo://o/r/files/a%2F..%2Fb", true, "escaped slashes are not accepted"},
-		{"forgejo://o/r~x", true, `argument "repo"`},
+		{"forgejo://o/r~x", true, `repo "r~x" is not a valid name: letters, digits`},
 		{"forgejo://o%2Fx/r", true, "not a valid URI"},
 		{"forgejo://o/r/files/README.md?ref=main&x=1", true, `unknown query parameter "x"`},
 		{"forgejo://o/r/labels", true, "no resource has this shape"},

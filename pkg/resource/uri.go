@@ -9,6 +9,9 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
 )
 
 // Scheme is the URI scheme of every resource this server offers.
@@ -71,6 +74,14 @@ func Parse(raw string) (Target, error) {
 	}
 	if len(segs) == 0 || segs[0] == "" {
 		return Target{}, badURI("the repository is missing: %s://{owner}/{repo}", Scheme)
+	}
+	for _, p := range []struct {
+		param tool.Param
+		value string
+	}{{tool.Owner(), u.Host}, {tool.Repo(), segs[0]}} {
+		if !p.param.Pattern.MatchString(p.value) || len(p.value) > p.param.MaxLength {
+			return Target{}, badURI("%s %q is not a valid name: %s", p.param.Name, forgejo.Clip(p.value), p.param.PatternHint)
+		}
 	}
 	args := map[string]any{"owner": u.Host, "repo": segs[0]}
 	query, err := url.ParseQuery(u.RawQuery)
