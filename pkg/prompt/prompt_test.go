@@ -77,7 +77,30 @@ func TestPrompts(t *testing.T) {
 			}
 		}
 		assert.GreaterOrEqual(t, len(tools), 3, "%s names the tools to call: %v", name, tools)
+		// Every call the text spells out uses the tool's own parameters.
+		require.NotEmpty(t, shownCall.FindAllStringSubmatch(text, -1), name)
+		for _, m := range shownCall.FindAllStringSubmatch(text, -1) {
+			d, ok := tool.Find(all, m[1])
+			require.True(t, ok, "%s: %s is a tool", name, m[1])
+			for _, arg := range argName.FindAllStringSubmatch(m[2], -1) {
+				assert.NotNil(t, findParam(d, arg[1]), "%s: %s has no parameter %q", name, m[1], arg[1])
+			}
+		}
 	}
+}
+
+var (
+	shownCall = regexp.MustCompile(`\b([a-z]+(?:_[a-z]+)+)\(([^)]*)\)`)
+	argName   = regexp.MustCompile(`\b([a-z_]+)=`)
+)
+
+func findParam(d tool.Def, name string) *tool.Param {
+	for i := range d.Params {
+		if d.Params[i].Name == name {
+			return &d.Params[i]
+		}
+	}
+	return nil
 }
 
 // TestPromptNamesOnlyOfferedTools: a server started with fewer tools gets
