@@ -62,7 +62,7 @@ func (e *ReadError) Error() string { return e.Msg }
 func (rd *Reader) Read(ctx context.Context, uri string) ([]mcp.ResourceContents, error) {
 	t, err := Parse(uri)
 	if err != nil {
-		return nil, &ReadError{NotFound: true, Msg: rd.runner.Redact(ctx, "invalid resource URI: "+err.Error())}
+		return nil, &ReadError{NotFound: true, Msg: rd.runner.Redact(ctx, tool.EscapeInvisible("invalid resource URI: "+err.Error()))}
 	}
 	switch t.Kind {
 	case KindIssue:

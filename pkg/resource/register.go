@@ -10,6 +10,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
 )
 
 // readKey is where the hook leaves a read's outcome for the handler, in
@@ -55,7 +56,7 @@ func (rd *Reader) beforeRead(ctx context.Context, _ any, req *mcp.ReadResourceRe
 	if err != nil {
 		re := asReadError(err)
 		if re.NotFound {
-			req.Params.URI = fmt.Sprintf("%s (%s)", forgejo.Clip(rd.runner.Redact(ctx, uri)), re.Msg)
+			req.Params.URI = fmt.Sprintf("%s (%s)", forgejo.Clip(rd.runner.Redact(ctx, tool.EscapeInvisible(uri))), re.Msg)
 			return
 		}
 		rd.stash(req, &readOutcome{err: re})

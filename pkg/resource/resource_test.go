@@ -169,6 +169,7 @@ func TestReadErrors(t *testing.T) {
 		{"forgejo://o%2Fx/r", true, "not a valid URI"},
 		{"forgejo://o/r/files/README.md?ref=main&x=1", true, `unknown query parameter "x"`},
 		{"forgejo://o/r/labels", true, "no resource has this shape"},
+		{"forgejo://o/r/lab\u202eels", true, `forgejo://o/r/lab\u202eels (invalid resource URI`},
 		{"forgejo://o/r/issues/3?token=" + fakeforge.Token, true, "[REDACTED]"},
 		{"forgejo://o/r/issues/5", false, "permission denied (403)"},
 	}
