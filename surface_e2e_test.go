@@ -228,6 +228,8 @@ func TestE2ESurfaceLive(t *testing.T) {
 					assert.Equal(t, []string{"docs/guide.md"}, complete(filesTpl, "path", "docs/", here))
 					assert.Equal(t, []string{fmt.Sprint(fx.issue)}, complete(&mcp.CompleteReference{Type: "ref/resource",
 						URI: "forgejo://{owner}/{repo}/issues/{index}"}, "index", "", here))
+					assert.Contains(t, complete(&mcp.CompleteReference{Type: "ref/resource",
+						URI: "forgejo://{owner}/{repo}/commits/{sha}"}, "sha", fx.commit[:4], here), fx.commit)
 					assert.Equal(t, []string{"Home"}, complete(&mcp.CompleteReference{Type: "ref/resource",
 						URI: "forgejo://{owner}/{repo}/wiki/{page}"}, "page", "h", here))
 					assert.Equal(t, []string{fmt.Sprint(fx.pull)}, complete(&mcp.CompleteReference{Type: "ref/prompt",

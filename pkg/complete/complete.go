@@ -101,6 +101,10 @@ func (c *Completer) complete(ctx context.Context, arg mcp.CompleteArgument, cc m
 		l = lookup{key: "dir\x00" + owner + "\x00" + repo + "\x00" + ref + "\x00" + dir, fetch: func(ctx context.Context, cl *forgejo.Client) ([]string, error) {
 			return entries(ctx, cl, owner, repo, ref, dir)
 		}}
+	case "sha":
+		l = lookup{key: "commits\x00" + owner + "\x00" + repo, fetch: func(ctx context.Context, cl *forgejo.Client) ([]string, error) {
+			return recentCommits(ctx, cl, owner, repo)
+		}}
 	case "page":
 		l = lookup{key: "wiki\x00" + owner + "\x00" + repo, fetch: func(ctx context.Context, cl *forgejo.Client) ([]string, error) {
 			return wikiPages(ctx, cl, owner, repo)
@@ -310,6 +314,26 @@ func wikiPages(ctx context.Context, c *forgejo.Client, owner, repo string) ([]st
 		if name, err := url.PathUnescape(p.SubURL); err == nil {
 			out = append(out, name)
 		}
+	}
+	return out, nil
+}
+
+// recentCommits are the SHAs of the newest commits of the default branch.
+func recentCommits(ctx context.Context, c *forgejo.Client, owner, repo string) ([]string, error) {
+	route, err := forgejo.Path("repos", owner, repo, "commits")
+	if err != nil {
+		return nil, err
+	}
+	var list []struct {
+		SHA string `json:"sha"`
+	}
+	q := pageQuery(url.Values{"stat": {"false"}, "verification": {"false"}, "files": {"false"}})
+	if err := c.DoJSON(ctx, http.MethodGet, route, q, nil, &list); err != nil {
+		return nil, err
+	}
+	out := make([]string, 0, len(list))
+	for _, cm := range list {
+		out = append(out, cm.SHA)
 	}
 	return out, nil
 }

@@ -30,6 +30,7 @@ func fake(t *testing.T) *fakeforge.Server {
 	f.JSON("GET /api/v1/repos/alice/rocket/contents/src", 200, []map[string]any{
 		{"path": "src/main.go", "type": "file"}, {"path": "src/main_test.go", "type": "file"}, {"path": "src/util.go", "type": "file"}})
 	f.JSON("GET /api/v1/repos/alice/rocket/wiki/pages", 200, []map[string]any{{"title": "Home", "sub_url": "Home"}, {"title": "How to", "sub_url": "How-to"}})
+	f.JSON("GET /api/v1/repos/alice/rocket/commits", 200, []map[string]any{{"sha": "abc123"}, {"sha": "abd456"}, {"sha": "fff000"}})
 	f.JSON("GET /api/v1/repos/alice/rocket/issues", 200, []map[string]any{{"number": 12}, {"number": 11}, {"number": 3}})
 	return f
 }
@@ -55,6 +56,7 @@ func TestComplete(t *testing.T) {
 		{"forgejo://{owner}/{repo}/files/{+path}{?ref}", "path", "", repo, []string{"README.md", "src/"}},
 		{"forgejo://{owner}/{repo}/files/{+path}{?ref}", "path", "src/main", repo, []string{"src/main.go", "src/main_test.go"}},
 		{"forgejo://{owner}/{repo}/issues/{index}", "index", "1", repo, []string{"12", "11"}},
+		{"forgejo://{owner}/{repo}/commits/{sha}", "sha", "ab", repo, []string{"abc123", "abd456"}},
 		{"forgejo://{owner}/{repo}/wiki/{page}", "page", "ho", repo, []string{"Home", "How-to"}},
 		{"forgejo://{owner}/{repo}/issues/{index}", "attachment_id", "1", repo, []string{}},
 	}
