@@ -145,6 +145,8 @@ func TestE2EResourceCost(t *testing.T) {
 		args            map[string]any
 	}{
 		{"issue (resource adds its comments)", fx.uri("/issues/%d", fx.issue), "get_issue_by_index", map[string]any{"index": fx.issue}},
+		{"repository", fx.uri(""), "get_repo", map[string]any{}},
+		{"commit", fx.uri("/commits/%s", fx.commit), "get_commit", map[string]any{"sha": fx.commit}},
 		{"file", fx.uri("/files/docs/guide.md"), "get_file_content", map[string]any{"path": "docs/guide.md"}},
 		{"pull diff", fx.uri("/pulls/%d/diff", fx.pull), "get_pull_request_diff", map[string]any{"index": fx.pull}},
 		{"attachment 1 MiB window", fx.uri("/issues/%d/attachments/%d", fx.issue, fx.bigID), "download_issue_attachment",
