@@ -43,6 +43,7 @@ func build(defs, known []tool.Def, r *tool.Runner, then server.OnBeforeCallToolF
 		server.WithHooks(hooks),
 	}, opts, loggingOptions())...)
 	tool.Register(s, defs, r)
+	addSurface(s, hooks, known, r)
 	withLogging(s, r)
 	return s
 }
