@@ -25,6 +25,7 @@ import (
 
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/mcpserver"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/metrics"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/rpcguard"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
 )
@@ -80,6 +81,12 @@ type Options struct {
 	RejectInterval time.Duration // default 6 s
 	// Verify checks a token with the forge; default VerifyWithForge.
 	Verify Verifier
+	// Metrics, when set, counts identity cache lookups and is served at
+	// MetricsPath, unless MetricsElsewhere says another listener serves
+	// it. The Runner's observer and the forge transport are the caller's
+	// to hook up (tool.Limits.Observer, forgejo.Observed).
+	Metrics          *metrics.Metrics
+	MetricsElsewhere bool
 	Logger *slog.Logger // default discards
 }
 
@@ -130,6 +137,9 @@ func New(o Options) (*Server, error) {
 		return forgejo.NewClient(hc, o.Forge, token, o.UserAgent).WithMaxUpload(o.MaxUploadBytes)
 	}, o.Verify, o.TokenCacheSize, o.TokenTTL, o.InvalidTokenTTL)
 	s.identities.limiter = newRejectLimiter(o.RejectBurst, o.RejectInterval, o.TokenCacheSize)
+	if o.Metrics != nil {
+		s.identities.lookup = o.Metrics.IdentityLookup
+	}
 
 	runner := *o.Runner
 	runner.Logger = s.log
@@ -167,6 +177,12 @@ func New(o Options) (*Server, error) {
 	// Probes address the server by whatever name or address the
 	// orchestrator uses, and "ok" reveals nothing: no host check.
 	mux.HandleFunc(HealthPath, serveHealth)
+	if o.Metrics != nil && !o.MetricsElsewhere {
+		// Counts by tool name and outcome only, like /healthz reachable
+		// by whatever name the scraper uses. A proxy in front should not
+		// pass it on (docs/deploy/nginx.conf denies it).
+		mux.Handle(MetricsPath, o.Metrics.Handler())
+	}
 	mux.Handle("/", s.checkHost(guarded))
 	s.handler = s.observe(mux)
 	return s, nil
@@ -235,7 +251,8 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "400 Bad Request: "+err.Error(), http.StatusBadRequest)
 		return
 	}
-	r = r.WithContext(withAllowed(context.WithValue(r.Context(), identityKey{}, id), allow))
+	ctx := tool.WithCaller(context.WithValue(r.Context(), identityKey{}, id), id.caller)
+	r = r.WithContext(withAllowed(ctx, allow))
 	if r.Method != http.MethodPost {
 		s.mcp.ServeHTTP(w, r)
 		return
