@@ -87,7 +87,7 @@ type Options struct {
 	// to hook up (tool.Limits.Observer, forgejo.Observed).
 	Metrics          *metrics.Metrics
 	MetricsElsewhere bool
-	Logger *slog.Logger // default discards
+	Logger           *slog.Logger // default discards
 }
 
 // Server is the HTTP handler tree: /mcp, /healthz and the OAuth metadata.
