@@ -71,7 +71,7 @@ func Start(o Options) (*Cluster, error) {
 	c.pool = pool
 	var upstreams []string
 	for range o.Replicas {
-		r, err := startReplica(o)
+		r, err := retryPort(func() (*Replica, error) { return startReplica(o) })
 		if err != nil {
 			c.Close()
 			return nil, err
@@ -79,23 +79,35 @@ func Start(o Options) (*Cluster, error) {
 		c.Replicas = append(c.Replicas, r)
 		upstreams = append(upstreams, r.Addr)
 	}
-	port, err := FreePort()
-	if err != nil {
-		c.Close()
-		return nil, err
-	}
-	c.addr = "127.0.0.1:" + strconv.Itoa(port)
-	site, err := Render(string(shipped), c.addr, upstreams, cert, key, filepath.Join(o.Dir, "access.log"))
-	if err != nil {
-		c.Close()
-		return nil, err
-	}
-	c.proxy, err = nginx.Run(o.Dir, mainConfig(o.Dir, site), c.addr)
+	c.proxy, err = retryPort(func() (*nginx.Process, error) {
+		port, err := FreePort()
+		if err != nil {
+			return nil, err
+		}
+		c.addr = "127.0.0.1:" + strconv.Itoa(port)
+		site, err := Render(string(shipped), c.addr, upstreams, cert, key, filepath.Join(o.Dir, "access.log"))
+		if err != nil {
+			return nil, err
+		}
+		return nginx.Run(o.Dir, mainConfig(o.Dir, site), c.addr)
+	})
 	if err != nil {
 		c.Close()
 		return nil, err
 	}
 	return c, nil
+}
+
+// retryPort retries start while it fails because the port it picked was
+// taken between FreePort and the bind (by an outgoing connection's
+// ephemeral port, under load).
+func retryPort[T any](start func() (T, error)) (T, error) {
+	for attempt := 0; ; attempt++ {
+		v, err := start()
+		if err == nil || attempt == 4 || !strings.Contains(err.Error(), "address already in use") {
+			return v, err
+		}
+	}
 }
 
 // Close stops nginx and every replica still running.
