@@ -5,7 +5,6 @@
 package deploy
 
 import (
-	"bytes"
 	"context"
 	"crypto/ecdsa"
 	"crypto/elliptic"
@@ -25,10 +24,10 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
+	"codeberg.org/forgejo-mcp/forgejo-mcp/internal/fakeforge"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/internal/nginx"
 )
 
@@ -197,7 +196,7 @@ type Replica struct {
 	Addr   string // 127.0.0.1:PORT
 	cmd    *exec.Cmd
 	done   chan struct{}
-	stderr *syncBuffer
+	stderr *fakeforge.SyncBuffer
 }
 
 func startReplica(o Options) (*Replica, error) {
@@ -205,7 +204,7 @@ func startReplica(o Options) (*Replica, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Replica{Addr: "127.0.0.1:" + strconv.Itoa(port), done: make(chan struct{}), stderr: &syncBuffer{}}
+	r := &Replica{Addr: "127.0.0.1:" + strconv.Itoa(port), done: make(chan struct{}), stderr: &fakeforge.SyncBuffer{}}
 	args := append([]string{"--transport", "http", "--http-addr", r.Addr, "--url", o.ForgeURL,
 		"--public-url", "https://" + PublicHost, "--log-level", "warn"}, o.Args...)
 	r.cmd = exec.Command(o.Binary, args...)
@@ -318,21 +317,4 @@ func selfSigned(dir string) (certPath, keyPath string, pool *x509.CertPool, err 
 	pool = x509.NewCertPool()
 	pool.AppendCertsFromPEM(certPEM)
 	return certPath, keyPath, pool, nil
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
