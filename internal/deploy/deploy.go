@@ -196,6 +196,7 @@ type Replica struct {
 	Addr   string // 127.0.0.1:PORT
 	cmd    *exec.Cmd
 	done   chan struct{}
+	exit   error // how the process ended, once done is closed
 	stderr *fakeforge.SyncBuffer
 }
 
@@ -213,7 +214,7 @@ func startReplica(o Options) (*Replica, error) {
 	if err := r.cmd.Start(); err != nil {
 		return nil, err
 	}
-	go func() { _ = r.cmd.Wait(); close(r.done) }()
+	go func() { r.exit = r.cmd.Wait(); close(r.done) }()
 	deadline := time.Now().Add(15 * time.Second)
 	for {
 		select {
@@ -244,6 +245,30 @@ func (r *Replica) Kill() error {
 	err := r.cmd.Process.Signal(syscall.SIGKILL)
 	<-r.done
 	return err
+}
+
+// Stop ends the replica gracefully (SIGTERM), as a rolling update does,
+// and waits for it to exit.
+func (r *Replica) Stop() error {
+	select {
+	case <-r.done:
+		return nil
+	default:
+	}
+	err := r.cmd.Process.Signal(syscall.SIGTERM)
+	<-r.done
+	return err
+}
+
+// Exited reports whether the replica has ended, and its wait error (nil
+// for exit status 0).
+func (r *Replica) Exited() (bool, error) {
+	select {
+	case <-r.done:
+		return true, r.exit
+	default:
+		return false, nil
+	}
 }
 
 // Stderr is what the replica logged.

@@ -64,7 +64,6 @@ func TestReplicasBehindNginx(t *testing.T) {
 	require.NotEmpty(t, f.Token2, "needs a second user (%s)", testforge.EnvToken2)
 	c := start(t, f.URL, 3)
 	hc := c.Client(60 * time.Second)
-	owner, repo := f.NewRepo(t)
 
 	// The shipped routes: health through the balancer, metrics not.
 	for path, want := range map[string]int{"/healthz": http.StatusOK, "/metrics": http.StatusNotFound, "/elsewhere": http.StatusNotFound} {
@@ -75,6 +74,45 @@ func TestReplicasBehindNginx(t *testing.T) {
 		assert.Equal(t, want, resp.StatusCode, "%s: %s", path, body)
 	}
 
+	total, retries := driveTwoUsers(t, f, c, func() { assert.NoError(t, c.Replicas[0].Kill()) })
+	t.Logf("%d calls, %d retried after the SIGKILL of %s", total, retries, c.Replicas[0].Addr)
+
+	// nginx spread the calls over every replica, and the survivors served
+	// the rest once the first was gone.
+	served := servedBy(t, c, total)
+	for i, r := range c.Replicas {
+		assert.Positive(t, served[r.Addr], "replica %d (%s) served calls: %v", i, r.Addr, served)
+	}
+	assert.Equal(t, retries, countNon200(c.AccessLog()), "every failed request was retried")
+}
+
+// TestRollingStopBehindNginx: a replica stopped with SIGTERM (a rolling
+// update) finishes the calls it has; the others take the rest. Every call
+// is answered correctly; how many needed a retry is logged (a request
+// nginx sends on a kept-alive connection the replica is closing can get a
+// 502; docs/deploy says so).
+func TestRollingStopBehindNginx(t *testing.T) {
+	f := testforge.Get(t)
+	require.NotEmpty(t, f.Token2, "needs a second user (%s)", testforge.EnvToken2)
+	c := start(t, f.URL, 2)
+	total, retries := driveTwoUsers(t, f, c, func() { assert.NoError(t, c.Replicas[0].Stop()) })
+	t.Logf("%d calls, %d retried after the SIGTERM of %s", total, retries, c.Replicas[0].Addr)
+	exited, err := c.Replicas[0].Exited()
+	assert.True(t, exited)
+	assert.NoError(t, err, "the replica shut down gracefully (exit 0)")
+	served := servedBy(t, c, total)
+	assert.Positive(t, served[c.Replicas[0].Addr], "the stopped replica served calls before: %v", served)
+	assert.Positive(t, served[c.Replicas[1].Addr], "the other replica served calls: %v", served)
+}
+
+// driveTwoUsers runs two users' calls through c, three workers each, and
+// calls stop once, mid-run. A call that gets no answer or a 502/503/504 is
+// retried, as a client of read tools does. It fails t on any wrong answer
+// and returns the number of calls and of retries.
+func driveTwoUsers(t *testing.T, f *testforge.Forge, c *deploy.Cluster, stop func()) (total, retried int64) {
+	t.Helper()
+	hc := c.Client(60 * time.Second)
+	owner, repo := f.NewRepo(t)
 	users := []struct {
 		token, login string
 		owner        bool // owns the private repository
@@ -82,14 +120,14 @@ func TestReplicasBehindNginx(t *testing.T) {
 	const (
 		callsPerWorker = 24
 		workersPerUser = 3 // below the per-user limit of one replica
-		killAfter      = 40
+		stopAfter      = 40
 	)
 	var (
 		done, retries atomic.Int64
 		mu            sync.Mutex
 		wrong         []string
-		killOnce      sync.Once
-		killedAt      time.Time
+		stopOnce      sync.Once
+		stopped       bool
 	)
 	fail := func(format string, args ...any) {
 		mu.Lock()
@@ -127,10 +165,12 @@ func TestReplicasBehindNginx(t *testing.T) {
 					case tool == "list_branches" && !u.owner && !res.IsError:
 						fail("%s listed another user's private repository: %q", u.login, res.Text)
 					}
-					if done.Add(1) == killAfter {
-						killOnce.Do(func() {
-							killedAt = time.Now()
-							assert.NoError(t, c.Replicas[0].Kill())
+					if done.Add(1) == stopAfter {
+						stopOnce.Do(func() {
+							stop()
+							mu.Lock()
+							stopped = true
+							mu.Unlock()
 						})
 					}
 				}
@@ -140,15 +180,17 @@ func TestReplicasBehindNginx(t *testing.T) {
 	wg.Wait()
 
 	require.Empty(t, wrong, "every call gets a correct answer as the right user")
-	total := int64(len(users) * workersPerUser * callsPerWorker)
+	total = int64(len(users) * workersPerUser * callsPerWorker)
 	assert.Equal(t, total, done.Load(), "no call is lost")
-	require.False(t, killedAt.IsZero(), "a replica was killed mid-run")
-	t.Logf("%d calls, %d retried after the kill of %s", total, retries.Load(), c.Replicas[0].Addr)
+	require.True(t, stopped, "a replica was stopped mid-run")
+	return total, retries.Load()
+}
 
-	// nginx spread the calls over every replica, and the survivors served
-	// the rest once the first was gone.
-	// nginx logs a request once its response is out, so the log can be a
-	// moment behind the client.
+// servedBy counts the calls each replica answered with 200, from nginx's
+// access log, once it holds one per call: nginx logs a request once its
+// response is out, so the log can be a moment behind the client.
+func servedBy(t *testing.T, c *deploy.Cluster, total int64) map[string]int {
+	t.Helper()
 	up := regexp.MustCompile(`"POST /mcp HTTP/1\.1" 200 upstream=(?:[0-9.:]+, )*([0-9.:]+) upstream_status=(?:\d+, )*200 `)
 	var served map[string]int
 	require.Eventually(t, func() bool {
@@ -160,10 +202,7 @@ func TestReplicasBehindNginx(t *testing.T) {
 		}
 		return int64(sum(served)) == total
 	}, 5*time.Second, 20*time.Millisecond, "nginx logged one answered request per call")
-	for i, r := range c.Replicas {
-		assert.Positive(t, served[r.Addr], "replica %d (%s) served calls: %v", i, r.Addr, served)
-	}
-	assert.Equal(t, retries.Load(), countNon200(c.AccessLog()), "every failed request was retried")
+	return served
 }
 
 func countNon200(log string) int64 {
