@@ -39,8 +39,9 @@ type Options struct {
 	Defs       []tool.Def // the tools the server offers; headers only narrow them
 	// Runner is the call pipeline's template (timeout, concurrency bound,
 	// argument and result bounds). Its Client and Logger are replaced: the
-	// identity comes from each request and logs carry the request id. The
-	// concurrency bound is per server, shared by all users.
+	// identity comes from each request and logs carry the request id. Its
+	// limits (tool.Limits) apply per server and per user: each request
+	// names its user to them (tool.WithCaller).
 	Runner *tool.Runner
 	// MaxUploadBytes bounds uploads per identity (forgejo.Client).
 	MaxUploadBytes int64
