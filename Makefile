@@ -2,10 +2,21 @@
 GO ?= go
 BIN ?= forgejo-mcp
 
-.PHONY: build run test check docs fixtures lint clean
+.PHONY: build run test check docs fixtures lint clean release
+
+# Stamped with the tag or commit (plus -dirty) from git, like a release.
+VERSION_PKG := codeberg.org/forgejo-mcp/forgejo-mcp/pkg/version
+STAMP = $(shell v=$$(git describe --tags --exact-match HEAD 2>/dev/null || git rev-parse --short=12 HEAD 2>/dev/null); \
+	[ -n "$$v" ] && [ -n "$$(git status --porcelain 2>/dev/null)" ] && v="$$v-dirty"; echo "$$v")
+COMMIT = $(shell git rev-parse HEAD 2>/dev/null)
 
 build:
-	$(GO) build -o $(BIN) .
+	$(GO) build -ldflags "-X $(VERSION_PKG).stamp=$(STAMP) -X $(VERSION_PKG).commit=$(COMMIT)" -o $(BIN) .
+
+# Binaries for linux, darwin and windows on amd64 and arm64 in dist/, with
+# SHA256SUMS (scripts/release; TARGETS="linux/amd64" builds one).
+release:
+	scripts/release
 
 # Serve MCP on stdio against $FORGEJO_URL, or, when it is unset, against a
 # local test forge started for the occasion (and stopped afterwards).
@@ -44,3 +55,4 @@ lint:
 
 clean:
 	rm -f $(BIN)
+	rm -rf dist

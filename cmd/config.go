@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/url"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -40,7 +41,10 @@ type Config struct {
 	CallTimeout     time.Duration
 	RequestTimeout  time.Duration
 	MaxConcurrent   int
-	MaxUploadBytes  int64
+	// MaxConcurrentPerUser bounds one identity's calls (#13): over HTTP
+	// the token's user; on stdio the one identity there is.
+	MaxConcurrentPerUser int
+	MaxUploadBytes       int64
 	// Bounds of the hardening issue (#4); see docs/hardening.md.
 	MaxFrameBytes      int   // one inbound stdio message; 0 until resolved
 	MaxArgsBytes       int64 // arguments of a tool without LargeArgs
@@ -53,7 +57,8 @@ type Config struct {
 	ShowVersion        bool
 	HTTP               HTTPConfig
 
-	argvToken string // set only if someone passes --token, to refuse it
+	argvToken string        // set only if someone passes --token, to refuse it
+	observer  tool.Observer // metrics of the HTTP transport; nil on stdio
 }
 
 // Env is how the process reads its environment; tests pass their own.
@@ -75,7 +80,8 @@ func (c *Config) registerFlags(fs *pflag.FlagSet, env Env) {
 	fs.BoolVar(&c.ReadOnly, "read-only", env("FORGEJO_MCP_READ_ONLY") == "true", "offer only read-only tools")
 	fs.DurationVar(&c.CallTimeout, "call-timeout", 30*time.Second, "deadline of one tool call")
 	fs.DurationVar(&c.RequestTimeout, "request-timeout", forgejo.DefaultRequestTimeout, "timeout of one forge HTTP request")
-	fs.IntVar(&c.MaxConcurrent, "max-concurrent", 4, "tool calls running at once; more get a busy error")
+	fs.IntVar(&c.MaxConcurrent, "max-concurrent", envInt(env, "FORGEJO_MCP_MAX_CONCURRENT", tool.DefaultMaxConcurrent), "tool calls running at once across all users; more get a busy error (env FORGEJO_MCP_MAX_CONCURRENT)")
+	fs.IntVar(&c.MaxConcurrentPerUser, "max-concurrent-per-user", envInt(env, "FORGEJO_MCP_MAX_CONCURRENT_PER_USER", tool.DefaultMaxConcurrentPerUser), "tool calls one user (token identity) runs at once; more get a busy error naming this limit while others are still served (env FORGEJO_MCP_MAX_CONCURRENT_PER_USER)")
 	fs.Int64Var(&c.MaxUploadBytes, "max-upload-bytes", forgejo.DefaultMaxUploadBytes, "largest file an upload tool accepts, checked before sending")
 	fs.IntVar(&c.MaxFrameBytes, "max-frame-bytes", 0, "largest inbound stdio message; a longer one is refused unread (default 16 MiB, raised to fit --max-upload-bytes in base64)")
 	fs.Int64Var(&c.MaxArgsBytes, "max-args-bytes", tool.DefaultMaxArgBytes, "largest arguments of a tool call, as JSON, for tools other than uploads")
@@ -86,6 +92,19 @@ func (c *Config) registerFlags(fs *pflag.FlagSet, env Env) {
 	fs.BoolVar(&c.InsecureSkipVerify, "insecure-skip-verify", false, "DANGEROUS: do not verify the forge's TLS certificate (prefer --ca-file)")
 	fs.BoolVar(&c.ShowVersion, "version", false, "print the version and exit")
 	c.HTTP.registerFlags(fs, env)
+}
+
+// envInt is env's integer value of key, def when it is unset, or -1 when
+// it is not a number, which resolve refuses with the flag's name.
+func envInt(env Env, key string, def int) int {
+	v := strings.TrimSpace(env(key))
+	if v == "" {
+		return def
+	}
+	if n, err := strconv.Atoi(v); err == nil {
+		return n
+	}
+	return -1
 }
 
 func envOr(env Env, key, def string) string {
@@ -173,6 +192,9 @@ const minFrameHeadroom = 1 << 20
 // set too small for the largest upload is refused, since uploads near the
 // limit would then fail with a protocol error instead of a clear message.
 func (c *Config) resolveBounds() error {
+	if c.MaxConcurrent <= 0 || c.MaxConcurrentPerUser <= 0 {
+		return usagef("--max-concurrent and --max-concurrent-per-user must be positive")
+	}
 	if c.MaxArgsBytes <= 0 || c.MaxResultBytes <= 0 || c.MaxOutstanding <= 0 || c.MaxFrameBytes < 0 || c.MaxInflightBytes <= 0 {
 		return usagef("--max-args-bytes, --max-result-bytes, --max-outstanding and --max-inflight-bytes must be positive")
 	}
@@ -218,7 +240,7 @@ func (c *Config) selection() tool.Selection {
 func (c *Config) runner(logger *slog.Logger) *tool.Runner {
 	r := &tool.Runner{Timeout: c.CallTimeout, Logger: logger,
 		MaxArgBytes: c.MaxArgsBytes, MaxLargeArgBytes: int64(c.MaxFrameBytes), MaxResultBytes: c.MaxResultBytes}
-	r.SetMaxConcurrent(c.MaxConcurrent)
+	r.SetLimits(tool.Limits{PerServer: c.MaxConcurrent, PerIdentity: c.MaxConcurrentPerUser, Observer: c.observer})
 	if c.InsecureSkipVerify {
 		logger.Warn("TLS CERTIFICATE VERIFICATION IS OFF (--insecure-skip-verify): anyone on the path to the forge can read the token and forge every answer; use --ca-file with the forge's CA instead")
 	}

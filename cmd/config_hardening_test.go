@@ -38,7 +38,8 @@ func TestHardeningFlags(t *testing.T) {
 			assert.EqualValues(t, 256<<10, c.MaxArgsBytes)
 			assert.EqualValues(t, 8*mib, c.MaxResultBytes)
 			assert.Equal(t, 64, c.MaxOutstanding)
-			assert.Equal(t, 4, c.MaxConcurrent)
+			assert.Equal(t, 32, c.MaxConcurrent)
+			assert.Equal(t, 4, c.MaxConcurrentPerUser)
 			assert.Nil(t, c.TLS)
 		}},
 		{name: "frame grows with the upload limit", args: []string{"--max-upload-bytes", "30000000"}, check: func(t *testing.T, c *Config) {

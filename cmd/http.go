@@ -3,8 +3,10 @@ package cmd
 import (
 	"context"
 	"crypto/tls"
+	"errors"
 	"log/slog"
 	"net"
+	"net/http"
 	"net/url"
 	"strings"
 	"time"
@@ -13,6 +15,7 @@ import (
 
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/httpserver"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/metrics"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/version"
 )
@@ -29,6 +32,7 @@ type HTTPConfig struct {
 	OAuthIssuer    string
 	MaxBodyBytes   int64
 	MaxInFlight    int
+	MetricsAddr    string // a separate listener for /metrics; "" serves it on Addr
 
 	publicURL *url.URL // parsed PublicURL, nil when unset
 }
@@ -43,6 +47,7 @@ func (h *HTTPConfig) registerFlags(fs *pflag.FlagSet, env Env) {
 	fs.StringVar(&h.AllowedOrigins, "http-allowed-origins", env("FORGEJO_MCP_HTTP_ALLOWED_ORIGINS"), "comma-separated extra origins (https://app.example) accepted in Origin, for browser-based clients")
 	fs.StringVar(&h.OAuthIssuer, "oauth-issuer", env("FORGEJO_MCP_OAUTH_ISSUER"), "OAuth authorization server advertised to clients (default: --url without trailing slash; set it when users reach the forge at another URL than this server does)")
 	fs.Int64Var(&h.MaxBodyBytes, "http-max-body-bytes", 0, "largest HTTP request body; a larger one gets 413 (default: --max-frame-bytes, which fits the largest upload in base64)")
+	fs.StringVar(&h.MetricsAddr, "metrics-addr", env("FORGEJO_MCP_METRICS_ADDR"), "serve Prometheus /metrics on this host:port instead of on --http-addr (env FORGEJO_MCP_METRICS_ADDR)")
 	fs.IntVar(&h.MaxInFlight, "http-max-in-flight", 64, "HTTP requests served at once; more get 503 (each may buffer up to --http-max-body-bytes)")
 }
 
@@ -50,6 +55,11 @@ func (h *HTTPConfig) registerFlags(fs *pflag.FlagSet, env Env) {
 func (h *HTTPConfig) resolve() error {
 	if _, _, err := net.SplitHostPort(h.Addr); err != nil {
 		return usagef("--http-addr %q is not host:port (e.g. 127.0.0.1:8080): %v", h.Addr, err)
+	}
+	if h.MetricsAddr != "" {
+		if _, _, err := net.SplitHostPort(h.MetricsAddr); err != nil {
+			return usagef("--metrics-addr %q is not host:port (e.g. 127.0.0.1:9090): %v", h.MetricsAddr, err)
+		}
 	}
 	if (h.TLSCert == "") != (h.TLSKey == "") {
 		return usagef("--tls-cert and --tls-key go together: give both or neither")
@@ -103,7 +113,8 @@ func serveHTTP(ctx context.Context, cfg *Config, defs []tool.Def, logger *slog.L
 		logger.Error("--http-shared-token needs the server's own token: set FORGEJO_ACCESS_TOKEN or --token-file")
 		return ExitUsage
 	}
-	srv, err := httpserver.New(httpOptions(cfg, defs, logger))
+	opts := httpOptions(cfg, defs, logger)
+	srv, err := httpserver.New(opts)
 	if err != nil {
 		logger.Error("building the HTTP server", "err", err)
 		return ExitUsage
@@ -114,6 +125,16 @@ func serveHTTP(ctx context.Context, cfg *Config, defs []tool.Def, logger *slog.L
 		return ExitToolError
 	}
 	warnExposure(logger, cfg, ln.Addr())
+	if h.MetricsAddr != "" {
+		mln, err := net.Listen("tcp", h.MetricsAddr)
+		if err != nil {
+			ln.Close()
+			logger.Error("cannot listen for metrics", "addr", h.MetricsAddr, "err", err)
+			return ExitToolError
+		}
+		logger.Info("serving Prometheus metrics", "endpoint", "http://"+mln.Addr().String()+httpserver.MetricsPath)
+		go serveMetrics(ctx, mln, opts.Metrics, logger)
+	}
 	scheme := "http"
 	if h.TLSCert != "" {
 		scheme = "https"
@@ -135,22 +156,27 @@ func serveHTTP(ctx context.Context, cfg *Config, defs []tool.Def, logger *slog.L
 
 func httpOptions(cfg *Config, defs []tool.Def, logger *slog.Logger) httpserver.Options {
 	h := &cfg.HTTP
+	m := metrics.New()
+	cfg.observer = m
 	runner := cfg.runner(logger)
 	runner.Client = nil // each request brings its own identity
+	hc := forgejo.NewHTTPClient(forgejo.HTTPOptions{BaseURL: cfg.URL, RequestTimeout: cfg.RequestTimeout, TLS: cfg.TLS})
 	o := httpserver.Options{
-		Forge:          cfg.URL,
-		HTTPClient:     forgejo.NewHTTPClient(forgejo.HTTPOptions{BaseURL: cfg.URL, RequestTimeout: cfg.RequestTimeout, TLS: cfg.TLS}),
-		UserAgent:      cfg.UserAgent,
-		Defs:           defs,
-		Runner:         runner,
-		MaxUploadBytes: cfg.MaxUploadBytes,
-		PublicURL:      h.publicURL,
-		Issuer:         strings.TrimSuffix(h.OAuthIssuer, "/"),
-		AllowedHosts:   tool.SplitList(h.AllowedHosts),
-		AllowedOrigins: tool.SplitList(h.AllowedOrigins),
-		MaxBodyBytes:   cfg.maxBody(),
-		MaxInFlight:    h.MaxInFlight,
-		Logger:         logger,
+		Forge:            cfg.URL,
+		HTTPClient:       forgejo.Observed(hc, m.ForgeRequest),
+		Metrics:          m,
+		MetricsElsewhere: h.MetricsAddr != "",
+		UserAgent:        cfg.UserAgent,
+		Defs:             defs,
+		Runner:           runner,
+		MaxUploadBytes:   cfg.MaxUploadBytes,
+		PublicURL:        h.publicURL,
+		Issuer:           strings.TrimSuffix(h.OAuthIssuer, "/"),
+		AllowedHosts:     tool.SplitList(h.AllowedHosts),
+		AllowedOrigins:   tool.SplitList(h.AllowedOrigins),
+		MaxBodyBytes:     cfg.maxBody(),
+		MaxInFlight:      h.MaxInFlight,
+		Logger:           logger,
 		// --max-inflight-bytes bounds both transports.
 		MaxInflightBytes: cfg.MaxInflightBytes,
 	}
@@ -168,6 +194,21 @@ func httpOptions(cfg *Config, defs []tool.Def, logger *slog.Logger) httpserver.O
 		}
 	}
 	return o
+}
+
+// serveMetrics serves m at /metrics on ln until ctx ends.
+func serveMetrics(ctx context.Context, ln net.Listener, m *metrics.Metrics, logger *slog.Logger) {
+	mux := http.NewServeMux()
+	mux.Handle(httpserver.MetricsPath, m.Handler())
+	mux.HandleFunc(httpserver.HealthPath, func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write([]byte("ok\n")) })
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, WriteTimeout: 30 * time.Second}
+	go func() {
+		<-ctx.Done()
+		_ = srv.Close()
+	}()
+	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		logger.Error("metrics listener stopped", "err", err)
+	}
 }
 
 // warnExposure says what a non-default exposure means, once, at start.

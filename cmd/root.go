@@ -4,6 +4,7 @@ package cmd
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -44,6 +45,8 @@ func Main(ctx context.Context, args []string, std IO, env Env) int {
 	fs := pflag.NewFlagSet("forgejo-mcp", pflag.ContinueOnError)
 	fs.SetOutput(std.Err)
 	cfg.registerFlags(fs, env)
+	// --output here only shapes --version (--cli has its own).
+	versionOutput := fs.String("output", "text", "with --version: text or json (version, commit, go_version)")
 	fs.Usage = func() {
 		fmt.Fprintf(std.Err, "forgejo-mcp: an MCP server for Forgejo\n\nUsage:\n  forgejo-mcp [flags]                      serve MCP on stdio\n  forgejo-mcp --cli list                   list the tools\n  forgejo-mcp --cli TOOL [--args JSON] [--PARAM VALUE ...]\n\nThe token comes from FORGEJO_ACCESS_TOKEN or --token-file, never from a flag value.\n\nFlags:\n%s", fs.FlagUsages())
 	}
@@ -54,8 +57,7 @@ func Main(ctx context.Context, args []string, std IO, env Env) int {
 		return ExitUsage
 	}
 	if cfg.ShowVersion {
-		fmt.Fprintln(std.Out, "forgejo-mcp", version.Version)
-		return ExitOK
+		return printVersion(std, *versionOutput)
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(std.Err, "forgejo-mcp: unexpected argument %q (did you mean --cli %s?)\n", fs.Arg(0), fs.Arg(0))
@@ -124,6 +126,22 @@ func serveStdio(ctx context.Context, s *server.MCPServer, std IO, cfg *Config, a
 func newLogger(w io.Writer, cfg *Config) *slog.Logger {
 	level, _ := cfg.logLevel()
 	return slog.New(redact.NewHandler(slog.NewTextHandler(w, &slog.HandlerOptions{Level: level}), cfg.Token))
+}
+
+// printVersion prints the build's version as text or JSON.
+func printVersion(std IO, output string) int {
+	info := version.Get()
+	switch output {
+	case "text":
+		fmt.Fprintln(std.Out, "forgejo-mcp", info.Version)
+	case "json":
+		b, _ := json.Marshal(info)
+		fmt.Fprintf(std.Out, "%s\n", b)
+	default:
+		fmt.Fprintf(std.Err, "forgejo-mcp: unknown --output %q: use text or json\n", output)
+		return ExitUsage
+	}
+	return ExitOK
 }
 
 func indexOf(args []string, s string) int {

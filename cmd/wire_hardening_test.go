@@ -187,8 +187,8 @@ func TestWireSIGTERM(t *testing.T) {
 	assert.Contains(t, p.stdout.String(), "cancelled (server shutting down)")
 }
 
-// TestWireBusyAndCancel: with the default --max-concurrent 4, a fifth
-// call is refused at once; notifications/cancelled aborts the forge
+// TestWireBusyAndCancel: with the default --max-concurrent-per-user 4 (on
+// stdio every call is the one user's), a fifth call is refused at once; notifications/cancelled aborts the forge
 // request and the cancelled call gets no reply.
 func TestWireBusyAndCancel(t *testing.T) {
 	f, started, aborted := blockingForge(t)
@@ -204,7 +204,7 @@ func TestWireBusyAndCancel(t *testing.T) {
 	assert.EqualValues(t, 5, m["id"])
 	isErr, text := resultText(t, m)
 	assert.True(t, isErr)
-	assert.Contains(t, text, "server busy: 4 tool calls are already running")
+	assert.Contains(t, text, "busy: you already have 4 tool calls running, the limit per user")
 	assert.Less(t, time.Since(begin), 2*time.Second)
 
 	for i := 1; i <= 4; i++ {

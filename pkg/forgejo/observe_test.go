@@ -1,12 +1,11 @@
 package forgejo_test
 
 import (
-	"context"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
-	"reflect"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -14,38 +13,33 @@ import (
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
 )
 
-func TestDecodeObserverSeesRawCalls(t *testing.T) {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write([]byte(`{"name":"x"}`))
-	}))
-	t.Cleanup(srv.Close)
-	u, err := url.Parse(srv.URL)
-	require.NoError(t, err)
-	base := forgejo.NewClient(forgejo.NewHTTPClient(forgejo.HTTPOptions{BaseURL: u}), u, "tok-123456", "t")
-	type seen struct {
-		method, path string
-		typ          reflect.Type
-	}
-	var got []seen
-	c := base.WithDecodeObserver(func(method, p string, out any) {
-		var typ reflect.Type
-		if out != nil {
-			typ = reflect.TypeOf(out)
+func TestObservedReportsStatusAndFailure(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/missing" {
+			http.NotFound(w, r)
+			return
 		}
-		got = append(got, seen{method, p, typ})
+		_, _ = w.Write([]byte("ok"))
+	}))
+	var mu sync.Mutex
+	var seen []string
+	var statuses []int
+	hc := forgejo.Observed(srv.Client(), func(method string, status int, took time.Duration) {
+		mu.Lock()
+		defer mu.Unlock()
+		seen = append(seen, method)
+		statuses = append(statuses, status)
+		assert.GreaterOrEqual(t, took, time.Duration(0))
 	})
-	var v struct {
-		Name string `json:"name"`
+	for _, p := range []string{"/", "/missing"} {
+		resp, err := hc.Get(srv.URL + p)
+		require.NoError(t, err)
+		resp.Body.Close()
 	}
-	ctx := context.Background()
-	require.NoError(t, c.DoJSON(ctx, http.MethodGet, "/repos/o/r", nil, nil, &v))
-	require.NoError(t, c.DoJSON(ctx, http.MethodDelete, "/repos/o/r", nil, nil, nil))
-	_, err = c.DoRaw(ctx, "/api/v1/repos/o/r/raw/f", forgejo.RawOptions{MaxBytes: 100})
-	require.NoError(t, err)
-	require.NoError(t, base.DoJSON(ctx, http.MethodGet, "/repos/o/r", nil, nil, &v))
-	require.Len(t, got, 3, "the original client reports nothing")
-	assert.Equal(t, seen{"GET", "/repos/o/r", reflect.TypeOf(&v)}, got[0])
-	assert.Equal(t, seen{"DELETE", "/repos/o/r", nil}, got[1])
-	assert.Equal(t, seen{"GET", "/api/v1/repos/o/r/raw/f", nil}, got[2], "DoRaw reports its full path")
+	srv.Close()
+	_, err := hc.Get(srv.URL + "/")
+	require.Error(t, err)
+	assert.Equal(t, []string{"GET", "GET", "GET"}, seen)
+	assert.Equal(t, []int{200, 404, 0}, statuses)
+	assert.Same(t, srv.Client(), forgejo.Observed(srv.Client(), nil) /* nil observer: unchanged */)
 }

@@ -25,6 +25,7 @@ import (
 
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/mcpserver"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/metrics"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/rpcguard"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
 )
@@ -41,8 +42,9 @@ type Options struct {
 	DefaultToolsets []string
 	// Runner is the call pipeline's template (timeout, concurrency bound,
 	// argument and result bounds). Its Client and Logger are replaced: the
-	// identity comes from each request and logs carry the request id. The
-	// concurrency bound is per server, shared by all users.
+	// identity comes from each request and logs carry the request id. Its
+	// limits (tool.Limits) apply per server and per user: each request
+	// names its user to them (tool.WithCaller).
 	Runner *tool.Runner
 	// MaxUploadBytes bounds uploads per identity (forgejo.Client).
 	MaxUploadBytes int64
@@ -83,7 +85,13 @@ type Options struct {
 	RejectInterval time.Duration // default 6 s
 	// Verify checks a token with the forge; default VerifyWithForge.
 	Verify Verifier
-	Logger *slog.Logger // default discards
+	// Metrics, when set, counts identity cache lookups and is served at
+	// MetricsPath, unless MetricsElsewhere says another listener serves
+	// it. The Runner's observer and the forge transport are the caller's
+	// to hook up (tool.Limits.Observer, forgejo.Observed).
+	Metrics          *metrics.Metrics
+	MetricsElsewhere bool
+	Logger           *slog.Logger // default discards
 }
 
 // Server is the HTTP handler tree: /mcp, /healthz and the OAuth metadata.
@@ -133,6 +141,9 @@ func New(o Options) (*Server, error) {
 		return forgejo.NewClient(hc, o.Forge, token, o.UserAgent).WithMaxUpload(o.MaxUploadBytes)
 	}, o.Verify, o.TokenCacheSize, o.TokenTTL, o.InvalidTokenTTL)
 	s.identities.limiter = newRejectLimiter(o.RejectBurst, o.RejectInterval, o.TokenCacheSize)
+	if o.Metrics != nil {
+		s.identities.lookup = o.Metrics.IdentityLookup
+	}
 
 	runner := *o.Runner
 	runner.Logger = s.log
@@ -170,6 +181,12 @@ func New(o Options) (*Server, error) {
 	// Probes address the server by whatever name or address the
 	// orchestrator uses, and "ok" reveals nothing: no host check.
 	mux.HandleFunc(HealthPath, serveHealth)
+	if o.Metrics != nil && !o.MetricsElsewhere {
+		// Counts by tool name and outcome only, like /healthz reachable
+		// by whatever name the scraper uses. A proxy in front should not
+		// pass it on (docs/deploy/nginx.conf denies it).
+		mux.Handle(MetricsPath, o.Metrics.Handler())
+	}
 	mux.Handle("/", s.checkHost(guarded))
 	s.handler = s.observe(mux)
 	return s, nil
@@ -238,7 +255,8 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "400 Bad Request: "+err.Error(), http.StatusBadRequest)
 		return
 	}
-	r = r.WithContext(withAllowed(context.WithValue(r.Context(), identityKey{}, id), allow))
+	ctx := tool.WithCaller(context.WithValue(r.Context(), identityKey{}, id), id.caller)
+	r = r.WithContext(withAllowed(ctx, allow))
 	if r.Method != http.MethodPost {
 		s.mcp.ServeHTTP(w, r)
 		return

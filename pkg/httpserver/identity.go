@@ -4,6 +4,7 @@ import (
 	"container/list"
 	"context"
 	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -24,6 +25,10 @@ import (
 type Identity struct {
 	Client *forgejo.Client
 	Login  string
+	// caller is what the identity's calls count against for the per-user
+	// concurrency limit (tool.WithCaller): the login, or, when the forge
+	// did not say whose the token is, a hash of it. Compared only.
+	caller string
 }
 
 // Errors of token verification.
@@ -111,6 +116,7 @@ type identityCache struct {
 	ttl        time.Duration
 	invalidTTL time.Duration
 	limiter    *rejectLimiter // nil: no rate limit
+	lookup     func(hit bool) // counts lookups (metrics); nil: none
 	now        func() time.Time
 
 	mu       sync.Mutex
@@ -152,6 +158,7 @@ func (c *identityCache) get(ctx context.Context, token, addr string) (*Identity,
 		if c.now().Before(e.expires) {
 			c.lru.MoveToFront(el)
 			c.mu.Unlock()
+			c.counted(true)
 			if e.id == nil {
 				return nil, ErrInvalidToken
 			}
@@ -177,6 +184,7 @@ func (c *identityCache) get(ctx context.Context, token, addr string) (*Identity,
 		go c.run(context.WithoutCancel(ctx), key, token, addr, v)
 	}
 	c.mu.Unlock()
+	c.counted(false)
 	select {
 	case <-v.done:
 		return v.id, v.err
@@ -191,7 +199,7 @@ func (c *identityCache) run(ctx context.Context, key [32]byte, token, addr strin
 	login, err := c.verifyRecovered(ctx, client)
 	switch {
 	case err == nil:
-		v.id = &Identity{Client: client, Login: login}
+		v.id = &Identity{Client: client, Login: login, caller: callerKey(login, key)}
 	case errors.Is(err, ErrInvalidToken):
 		v.err = ErrInvalidToken
 	default:
@@ -211,6 +219,23 @@ func (c *identityCache) run(ctx context.Context, key [32]byte, token, addr strin
 	}
 	c.mu.Unlock()
 	close(v.done)
+}
+
+// counted reports a lookup to the metrics, if any.
+func (c *identityCache) counted(hit bool) {
+	if c.lookup != nil {
+		c.lookup(hit)
+	}
+}
+
+// callerKey is the per-user limit's key of an identity: its login, which
+// every token of the user shares, or, for a token whose user the forge did
+// not name (no read:user scope), a hash of the token. Neither is logged.
+func callerKey(login string, key [32]byte) string {
+	if login != "" {
+		return "user:" + strings.ToLower(login)
+	}
+	return "token:" + hex.EncodeToString(key[:16])
 }
 
 // verifyRecovered runs the verifier, turning a panic into an error: it

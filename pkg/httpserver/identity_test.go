@@ -2,6 +2,7 @@ package httpserver
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"net/http"
 	"sync"
@@ -216,4 +217,15 @@ func TestIdentityCacheSurvivesAPanickingVerifier(t *testing.T) {
 	assert.ErrorIs(t, err, ErrForgeUnavailable)
 	assert.Contains(t, err.Error(), "this is a bug")
 	assert.Zero(t, c.len(), "nothing cached")
+}
+
+// TestCallerKey: the per-user limit counts a user's tokens together (the
+// login, case-insensitively) and a token whose user is unknown alone; the
+// key never holds the token.
+func TestCallerKey(t *testing.T) {
+	k1, k2 := sha256.Sum256([]byte(tokAlice)), sha256.Sum256([]byte(tokBob))
+	assert.Equal(t, callerKey("Alice", k1), callerKey("alice", k2))
+	assert.NotEqual(t, callerKey("", k1), callerKey("", k2))
+	assert.NotEqual(t, callerKey("", k1), callerKey("alice", k1))
+	assert.NotContains(t, callerKey("", k1), tokAlice)
 }

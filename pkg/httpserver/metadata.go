@@ -13,6 +13,7 @@ import (
 const (
 	EndpointPath = "/mcp"
 	HealthPath   = "/healthz"
+	MetricsPath  = "/metrics" // Prometheus text format, when Options.Metrics is set
 	// MetadataPath is the RFC 9728 well-known prefix. The document for the
 	// MCP endpoint lives at MetadataPath + [public path prefix] + "/mcp";
 	// the bare prefix describes the whole origin.

@@ -51,19 +51,8 @@ type Runner struct {
 	// with a message saying how to narrow it, never a truncated result.
 	// 0 means none.
 	MaxResultBytes int64
-	// sem bounds concurrent calls when set by SetMaxConcurrent.
-	sem chan struct{}
-}
-
-// SetMaxConcurrent bounds calls running at once; a call past the bound is
-// refused at once with a "busy" error rather than queued. n <= 0 removes the
-// bound. Call it before the runner serves.
-func (r *Runner) SetMaxConcurrent(n int) {
-	if n <= 0 {
-		r.sem = nil
-		return
-	}
-	r.sem = make(chan struct{}, n)
+	// gate bounds concurrent calls and observes them (limit.go).
+	gate *gate
 }
 
 // Call runs d with raw arguments and always returns a result: failures are
@@ -74,7 +63,7 @@ func (r *Runner) Call(ctx context.Context, d Def, raw any) *mcp.CallToolResult {
 	// leaves, a validation error echoing an argument included, can be
 	// redacted with its token.
 	client, clientErr := r.identity(ctx)
-	res := r.call(ctx, d, raw, client, clientErr)
+	res := r.gate.run(ctx, d.Name, func() *mcp.CallToolResult { return r.call(ctx, d, raw, client, clientErr) })
 	if !res.IsError {
 		if msg := r.checkResultSize(d, res, "the result"); msg != "" {
 			res = Error(msg)
@@ -123,14 +112,6 @@ func (r *Runner) identity(ctx context.Context) (*forgejo.Client, error) {
 }
 
 func (r *Runner) call(ctx context.Context, d Def, raw any, client *forgejo.Client, clientErr error) (res *mcp.CallToolResult) {
-	if r.sem != nil {
-		select {
-		case r.sem <- struct{}{}:
-			defer func() { <-r.sem }()
-		default:
-			return Error(fmt.Sprintf("server busy: %d tool calls are already running; retry %s in a moment", cap(r.sem), d.Name))
-		}
-	}
 	if msg, ok := refusedArgsMsg(ctx, d.Name); ok {
 		return Error(msg)
 	}
