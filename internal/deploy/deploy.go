@@ -207,7 +207,9 @@ func startReplica(o Options) (*Replica, error) {
 	}
 	r := &Replica{Addr: "127.0.0.1:" + strconv.Itoa(port), done: make(chan struct{}), stderr: &fakeforge.SyncBuffer{}}
 	args := append([]string{"--transport", "http", "--http-addr", r.Addr, "--url", o.ForgeURL,
-		"--public-url", "https://" + PublicHost, "--log-level", "warn"}, o.Args...)
+		"--public-url", "https://" + PublicHost, "--log-level", "warn",
+		// The tests call list_branches, outside the default selection.
+		"--toolsets", "default,+repo"}, o.Args...)
 	r.cmd = exec.Command(o.Binary, args...)
 	r.cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME")}
 	r.cmd.Stderr = r.stderr
