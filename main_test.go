@@ -175,11 +175,10 @@ func TestToolsListSize(t *testing.T) {
 	t.Logf("tools/list: %d tools, %d bytes, %d bytes per tool; without titles and output schemas %d bytes, %d per tool",
 		len(tools), len(b), len(b)/len(tools), len(in), len(in)/len(tools))
 	// The established Forgejo MCP server averages ~640 bytes per tool with
-	// no real annotations and no output schemas; ours carry all four
-	// annotations (~100 bytes) and must still stay near that on the input
-	// side. A regression past this bound needs a reason. Output schemas
-	// are budgeted by the default selection's size (operation tests).
-	assert.Less(t, len(in)/len(inputs), 680, "average input schema size per tool")
+	// no real annotations and no output schemas; the catalogue issue (#10)
+	// set 600 for ours on the input side, annotations included. Output
+	// schemas are budgeted by the default selection's size (operation tests).
+	assert.LessOrEqual(t, len(in)/len(inputs), 600, "average input schema size per tool")
 }
 
 func TestE2ELive(t *testing.T) {

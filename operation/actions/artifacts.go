@@ -26,7 +26,7 @@ func artifactTools() []tool.Def {
 	return []tool.Def{
 		{
 			Name: "list_run_artifacts", Title: "List workflow run artifacts", Toolset: Toolset,
-			Description: "List the Actions artifacts of a workflow run, or of the whole repository without run_id",
+			Description: "List a workflow run's Actions artifacts, or the repository's without run_id",
 			Params: append(base,
 				tool.Int("run_id", "Workflow run ID (id from list_workflow_runs); omit for every run", tool.AtLeast(1)),
 				tool.Str("name", "Only artifacts with this name", tool.MaxLen(255)),

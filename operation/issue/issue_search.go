@@ -18,7 +18,7 @@ func searchTools() []tool.Def {
 	return []tool.Def{{
 		Name: "search_issues", Toolset: search.Toolset,
 		Title: "Search issues across repositories", Output: tool.ListPage[Found]{},
-		Description: "Search issues and pull requests across every repository the token can see, without their bodies",
+		Description: "Search issues and PRs in every repository the token can see, without bodies",
 		Params: []tool.Param{
 			tool.Str("query", "Text to find in titles and bodies", tool.MaxLen(255)),
 			tool.State(),

@@ -18,7 +18,7 @@ import (
 func templateTools() []tool.Def {
 	return []tool.Def{{
 		Name: "get_issue_templates", Title: "Get issue templates", Toolset: MilestoneToolset,
-		Description: "List a repository's issue templates: title prefix, labels, and the Markdown body or form fields to fill in",
+		Description: "List a repository's issue templates: title prefix, labels, Markdown body or form fields",
 		Params:      []tool.Param{tool.Owner(), tool.Repo()},
 		Annotations: tool.Read(), Handler: getTemplates, Output: tool.ListPage[Template]{},
 	}}

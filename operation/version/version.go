@@ -31,7 +31,7 @@ func Tools() []tool.Def {
 	return []tool.Def{{
 		Name: "get_forgejo_mcp_server_version", Toolset: Toolset,
 		Title:       "Get the server's and the forge's versions",
-		Description: "Get the version of this forgejo-mcp server and the forge's flavour (Forgejo or Gitea) and version",
+		Description: "Get this server's version and the forge's flavour (Forgejo or Gitea) and version",
 		Annotations: tool.Read(),
 		Offline:     true,
 		Output:      Version{},

@@ -140,20 +140,21 @@ func TestAnnotationHints(t *testing.T) {
 
 func TestMCPToolSchema(t *testing.T) {
 	d := tool.Def{Name: "t", Description: "Does t", Annotations: tool.Read(), Params: []tool.Param{
-		tool.Owner(), tool.Repo(), tool.Page(), tool.Strs("labels", "Labels"), tool.State(),
+		tool.Owner(), tool.Repo(), tool.Page(), tool.Strs("labels", "Labels"), tool.State(), tool.Index(),
 	}}
 	b, err := json.Marshal(d.MCPTool())
 	require.NoError(t, err)
 	assert.JSONEq(t, `{
 	  "name": "t", "description": "Does t",
 	  "annotations": {"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true},
-	  "inputSchema": {"type": "object", "additionalProperties": false, "required": ["owner", "repo"],
+	  "inputSchema": {"type": "object", "additionalProperties": false, "required": ["owner", "repo", "index"],
 	    "properties": {
-	      "owner": {"type": "string", "description": "Owner: a user or organisation"},
-	      "repo": {"type": "string", "description": "Repository name"},
-	      "page": {"type": "integer", "description": "Page number, from 1", "default": 1, "minimum": 1},
+	      "owner": {"type": "string", "description": "User or organisation"},
+	      "repo": {"type": "string", "description": "Repository"},
+	      "page": {"type": "integer", "description": "Page, from 1", "default": 1, "minimum": 1},
 	      "labels": {"type": "array", "description": "Labels", "items": {"type": "string"}},
-	      "state": {"type": "string", "description": "Filter by state", "default": "open", "enum": ["open", "closed", "all"]}
+	      "state": {"type": "string", "description": "Filter by state", "default": "open", "enum": ["open", "closed", "all"]},
+	      "index": {"type": "integer", "description": "Issue or PR number"}
 	    }}}`, string(b))
 	// Properties keep declaration order, so clients show owner before repo.
 	assert.Regexp(t, `"properties":\{"owner":.*"repo":.*"page":.*"labels":.*"state":`, string(b))

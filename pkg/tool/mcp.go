@@ -68,7 +68,10 @@ func (p Param) schema() map[string]any {
 	if p.Default != nil {
 		s["default"] = p.Default
 	}
-	if p.Min != nil {
+	// A required integer's minimum of 1 (an ID, an issue number) stays
+	// server-side like patterns: every such value starts at 1, and 0 gets
+	// a clear refusal naming the parameter.
+	if p.Min != nil && !(p.Required && p.Type == TypeInteger && *p.Min == 1) {
 		s["minimum"] = *p.Min
 	}
 	if p.Max != nil {

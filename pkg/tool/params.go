@@ -19,20 +19,20 @@ func Named(name, desc string) Param {
 }
 
 // Owner is the repository owner (user or organisation).
-func Owner() Param { return Named("owner", "Owner: a user or organisation") }
+func Owner() Param { return Named("owner", "User or organisation") }
 
 // Repo is the repository name.
-func Repo() Param { return Named("repo", "Repository name") }
+func Repo() Param { return Named("repo", "Repository") }
 
 // Org is an organisation name.
-func Org() Param { return Named("org", "Organisation name") }
+func Org() Param { return Named("org", "Organisation") }
 
 // User is a user's login.
 func User() Param { return Named("user", "User login") }
 
 // Index is an issue or pull request number.
 func Index() Param {
-	return Int("index", "Issue or pull request number (#N)", Required(), AtLeast(1))
+	return Int("index", "Issue or PR number", Required(), AtLeast(1))
 }
 
 // ID declares a required numeric ID parameter (from 1), such as
@@ -50,7 +50,7 @@ func ReleaseID() Param { return ID("release_id", "Release ID") }
 
 // Page is the 1-based page of a list.
 func Page() Param {
-	return Int("page", "Page number, from 1", Default(1), AtLeast(1))
+	return Int("page", "Page, from 1", Default(1), AtLeast(1))
 }
 
 // Limit is the page size of a list.

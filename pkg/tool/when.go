@@ -15,7 +15,7 @@ const whenHint = "an RFC 3339 date-time such as 2026-01-02T15:04:05Z, or a date 
 
 // When is a point in time, named name, described by desc.
 func When(name, desc string, opts ...Opt) Param {
-	return Str(name, desc+" (RFC 3339, e.g. 2026-01-02T15:04:05Z, or a date)", append(opts, Match(whenPattern, whenHint))...)
+	return Str(name, desc+" (RFC 3339 or a date)", append(opts, Match(whenPattern, whenHint))...)
 }
 
 // whenOrEmptyPattern is whenPattern or the empty string.
@@ -24,7 +24,7 @@ var whenOrEmptyPattern = regexp.MustCompile(`^$|` + whenPattern.String()[1:])
 // WhenOrEmpty is a When whose empty value means "remove it", such as a
 // due date; Time returns the zero time for it.
 func WhenOrEmpty(name, desc string, opts ...Opt) Param {
-	return Str(name, desc+" (RFC 3339, e.g. 2026-01-02T15:04:05Z, or a date; an empty string removes it)",
+	return Str(name, desc+" (RFC 3339 or a date; \"\" removes it)",
 		append(opts, Match(whenOrEmptyPattern, whenHint+", or an empty string"))...)
 }
 
