@@ -65,18 +65,7 @@ func updateIssue(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.Call
 	// A map, not sdk.EditIssueOption: that struct always sends title and
 	// assignees, and only the fields the agent gave may reach the forge.
 	// With none, the forge gets {} and answers with the issue unchanged.
-	body := map[string]any{}
-	for _, name := range []string{"title", "body", "state"} {
-		if a.Has(name) {
-			body[name] = a.String(name)
-		}
-	}
-	if a.Has("assignees") {
-		body["assignees"] = append([]string{}, a.Strings("assignees")...)
-	}
-	if a.Has("milestone") {
-		body["milestone"] = a.Int("milestone")
-	}
+	body := a.Given("title", "body", "state", "assignees", "milestone")
 	if a.Has("due_date") {
 		due, err := a.Time("due_date")
 		switch {

@@ -78,18 +78,7 @@ func updatePull(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallT
 	}
 	// A map, not sdk.EditPullRequestOption: only the fields the agent
 	// gave may reach the forge.
-	body := map[string]any{}
-	for _, name := range []string{"title", "body", "base", "state"} {
-		if a.Has(name) {
-			body[name] = a.String(name)
-		}
-	}
-	if a.Has("assignees") {
-		body["assignees"] = append([]string{}, a.Strings("assignees")...)
-	}
-	if a.Has("milestone") {
-		body["milestone"] = a.Int("milestone")
-	}
+	body := a.Given("title", "body", "base", "state", "assignees", "milestone")
 	if a.Has("labels") {
 		ids, err := issue.LabelIDs(ctx, c, a.String("owner"), a.String("repo"), a.Strings("labels"))
 		if err != nil {

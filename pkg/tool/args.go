@@ -37,6 +37,25 @@ func (a Args) Bool(name string) bool { b, _ := a.m[name].(bool); return b }
 // Strings returns a list argument, nil when absent.
 func (a Args) Strings(name string) []string { s, _ := a.m[name].([]string); return s }
 
+// Given returns the named arguments the call has, keyed by name, as the
+// body of an edit: only the fields the agent gave reach the forge, so
+// nothing else changes. Lists are copied, so a body never aliases the
+// call's arguments.
+func (a Args) Given(names ...string) map[string]any {
+	body := make(map[string]any, len(names))
+	for _, n := range names {
+		v, ok := a.m[n]
+		if !ok {
+			continue
+		}
+		if l, isList := v.([]string); isList {
+			v = append([]string{}, l...)
+		}
+		body[n] = v
+	}
+	return body
+}
+
 // InputError is an argument that does not fit the tool's parameters.
 type InputError struct {
 	Tool string

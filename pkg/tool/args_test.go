@@ -148,3 +148,15 @@ func TestSplitList(t *testing.T) {
 	assert.Equal(t, []string{"a", "b"}, SplitList(" a, ,b ,"))
 	assert.Nil(t, SplitList(""))
 }
+
+// TestGiven: an edit's body holds exactly the arguments given, lists
+// copied.
+func TestGiven(t *testing.T) {
+	list := []string{"a", "b"}
+	a := NewArgs(map[string]any{"title": "t", "milestone": int64(3), "assignees": list, "draft": false})
+	body := a.Given("title", "body", "assignees", "milestone", "draft")
+	assert.Equal(t, map[string]any{"title": "t", "milestone": int64(3), "assignees": []string{"a", "b"}, "draft": false}, body)
+	body["assignees"].([]string)[0] = "changed"
+	assert.Equal(t, "a", list[0], "the body's list is a copy")
+	assert.Empty(t, a.Given("body"))
+}
