@@ -238,16 +238,20 @@ func TestE2EStructuredOutputLive(t *testing.T) {
 			att := checked(t, cs, tools, "create_issue_attachment", with("index", index, "filename", "a.txt",
 				"content", base64.StdEncoding.EncodeToString([]byte("attached"))))
 			checked(t, cs, tools, "get_issue_attachment", with("index", index, "attachment_id", att["id"]))
+			checked(t, cs, tools, "list_issue_attachments", with("index", index))
+
+			// A tool without a schema (a download: JSON, then the bytes)
+			// sends no structuredContent.
+			res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "download_issue_attachment",
+				Arguments: with("index", index, "attachment_id", att["id"])})
+			require.NoError(t, err)
+			require.False(t, res.IsError, resultText(t, res))
+			assert.Nil(t, tools["download_issue_attachment"].OutputSchema)
+			assert.Nil(t, res.StructuredContent)
+
 			checked(t, cs, tools, "delete_issue_attachment", with("index", index, "attachment_id", att["id"]))
 			checked(t, cs, tools, "list_releases", r)
 			checked(t, cs, tools, "search_repos", map[string]any{"query": repo})
-
-			// A tool without a schema sends no structuredContent.
-			res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "list_issue_attachments", Arguments: with("index", index)})
-			require.NoError(t, err)
-			require.False(t, res.IsError, resultText(t, res))
-			assert.Nil(t, tools["list_issue_attachments"].OutputSchema)
-			assert.Nil(t, res.StructuredContent)
 		})
 	}
 }

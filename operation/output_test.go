@@ -15,9 +15,6 @@ import (
 // 2025-11-25 wants an object at the root of structuredContent, and a
 // download is JSON followed by the bytes (a blob, maybe an image).
 var withoutOutput = map[string]string{
-	"list_issue_attachments":      "a bare JSON array",
-	"list_comment_attachments":    "a bare JSON array",
-	"list_release_attachments":    "a bare JSON array",
 	"download_issue_attachment":   "mixed content: JSON, then the bytes",
 	"download_comment_attachment": "mixed content: JSON, then the bytes",
 	"download_release_attachment": "mixed content: JSON, then the bytes",

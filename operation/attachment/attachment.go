@@ -141,7 +141,7 @@ func (s scope) tools(ts tool.Toolset) []tool.Def {
 	return []tool.Def{
 		{
 			Name: s.name("list"), Toolset: ts,
-			Title:       "List " + s.noun + " attachments", // a bare JSON array: no outputSchema
+			Title: "List " + s.noun + " attachments", Output: tool.ListPage[sdk.Attachment]{},
 			Description: fmt.Sprintf("List %s files", s.owns),
 			Params:      base, Annotations: tool.Read(), Handler: s.list,
 		},

@@ -90,9 +90,10 @@ func (l *live) upload(t *testing.T, scope string, parent int64, name string, dat
 
 func (l *live) list(t *testing.T, scope string, parent int64) []sdk.Attachment {
 	t.Helper()
-	var out []sdk.Attachment
+	var out tool.ListPage[sdk.Attachment]
 	require.NoError(t, json.Unmarshal([]byte(ok(t, l.call(t, "list_"+scope+"_attachments", idParam(scope), parent))), &out))
-	return out
+	assert.False(t, out.HasMore, "the forge answers every attachment at once")
+	return out.Items
 }
 
 func idParam(scope string) string {
@@ -185,7 +186,7 @@ func TestLiveIssuePDF(t *testing.T) {
 }
 
 // TestLiveLifecycle: criteria 3, 4 and 5 of the plan, on an issue and on a
-// comment: zero attachments list as [], then create → rename → list shows
+// comment: zero attachments list as an empty page, then create → rename → list shows
 // the new name → delete → list no longer shows it.
 func TestLiveLifecycle(t *testing.T) {
 	l := newLive(t)
@@ -195,7 +196,7 @@ func TestLiveLifecycle(t *testing.T) {
 	}{{"issue", l.issue, l.emptyIssue}, {"comment", l.comment, l.emptyComment}} {
 		t.Run(tt.scope, func(t *testing.T) {
 			id := idParam(tt.scope)
-			assert.Equal(t, "[]", ok(t, l.call(t, "list_"+tt.scope+"_attachments", id, tt.empty)), "(5) zero attachments")
+			assert.Equal(t, `{"items":[],"page":1,"has_more":false}`, ok(t, l.call(t, "list_"+tt.scope+"_attachments", id, tt.empty)), "(5) zero attachments")
 
 			data := randomBytes(42, 5000)
 			a := l.upload(t, tt.scope, tt.parent, "draft.bin", data)

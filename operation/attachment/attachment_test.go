@@ -59,8 +59,8 @@ func TestListAndGet(t *testing.T) {
 	}{
 		{"list issue", "list_issue_attachments", args("index", 3), false, `"name":"spec.pdf"`},
 		{"list comment", "list_comment_attachments", args("comment_id", 7), false, `"name":"log.txt"`},
-		{"zero attachments is []", "list_issue_attachments", args("index", 4), false, `[]`},
-		{"zero on a comment is []", "list_comment_attachments", args("comment_id", 8), false, `[]`},
+		{"zero attachments is an empty page", "list_issue_attachments", args("index", 4), false, `{"items":[],"page":1,"has_more":false}`},
+		{"zero on a comment is an empty page", "list_comment_attachments", args("comment_id", 8), false, `{"items":[],"page":1,"has_more":false}`},
 		{"get", "get_issue_attachment", args("index", 3, "attachment_id", pdf.ID), false, `"browser_download_url":"` + pdf.DownloadURL + `"`},
 		{"missing issue", "list_issue_attachments", args("index", 99), true,
 			"issue o/r#99 not found (404): it does not exist or this token cannot see it"},

@@ -33,10 +33,8 @@ func (s scope) list(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.C
 		// A 404 is not an empty list: the forge answers 200 [] for that.
 		return nil, s.fail(ctx, c, a, err, "list attachments of")
 	}
-	if out == nil {
-		out = []sdk.Attachment{}
-	}
-	return tool.JSON(out)
+	// The forge answers every attachment at once: one page, nothing more.
+	return tool.Items(out, 1, false)
 }
 
 // fetch reads one attachment's metadata.

@@ -48,7 +48,7 @@ func TestListAndGetReleaseAttachments(t *testing.T) {
 		"uuid":"0b7e-aaaa","browser_download_url":"http://x/o/r/releases/download/v1.0/app.tar.gz"}`
 	isErr, text := callRelease(t, f, "list_release_attachments", map[string]any{"owner": "o", "repo": "r", "release_id": 5.0})
 	require.False(t, isErr, text)
-	assert.JSONEq(t, "["+want+"]", text)
+	assert.JSONEq(t, `{"items":[`+want+`],"page":1,"has_more":false}`, text)
 	isErr, text = callRelease(t, f, "get_release_attachment", map[string]any{"owner": "o", "repo": "r", "release_id": 5.0, "attachment_id": 11.0})
 	require.False(t, isErr, text)
 	assert.JSONEq(t, want, text)
