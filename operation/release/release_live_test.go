@@ -187,7 +187,7 @@ func TestLiveReleaseAttachments(t *testing.T) {
 	assert.Contains(t, text, "not found")
 	isErr, text = call("list_release_attachments", map[string]any{"release_id": id})
 	require.False(t, isErr, text)
-	assert.Equal(t, "[]", text)
+	assert.Equal(t, `{"items":[],"page":1,"has_more":false}`, text)
 }
 
 // TestLiveCreateReleaseNamesWhatIsMissing: a release being created is never
