@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/require"
+
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
 )
 
@@ -71,6 +73,17 @@ func (s *Server) Requests() []Request {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]Request(nil), s.requests...)
+}
+
+// LastQuery returns the query of the last request received; the test
+// fails when there was none.
+func (s *Server) LastQuery(t testing.TB) url.Values {
+	t.Helper()
+	reqs := s.Requests()
+	require.NotEmpty(t, reqs, "no request reached the fake forge")
+	q, err := url.ParseQuery(reqs[len(reqs)-1].RawQuery)
+	require.NoError(t, err)
+	return q
 }
 
 // BaseURL returns the fake's base URL, parsed.

@@ -2,7 +2,6 @@ package issue_test
 
 import (
 	"encoding/json"
-	"net/url"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -31,9 +30,7 @@ func TestListIssuesLabelFilter(t *testing.T) {
 
 	res = f.Call(t, issue.Tools(), "list_repo_issues", map[string]any{"owner": "o", "repo": "r", "labels": []any{"ui"}})
 	require.False(t, res.IsError, fakeforge.Text(t, res))
-	reqs := f.Requests()
-	q, err := url.ParseQuery(reqs[len(reqs)-1].RawQuery)
-	require.NoError(t, err)
+	q := f.LastQuery(t)
 	assert.Equal(t, "UI", q.Get("labels"), "the forge's own spelling is sent")
 }
 
@@ -84,8 +81,7 @@ func TestSinceBefore(t *testing.T) {
 			res := f.Call(t, issue.Tools(), tt.tool, tt.args)
 			require.False(t, res.IsError, fakeforge.Text(t, res))
 			reqs := f.Requests()
-			q, err := url.ParseQuery(reqs[len(reqs)-1].RawQuery)
-			require.NoError(t, err)
+			q := f.LastQuery(t)
 			assert.Equal(t, "2026-01-02T00:00:00Z", q.Get("since"))
 			assert.Equal(t, "2026-02-01T10:00:00+01:00", q.Get("before"))
 

@@ -1,7 +1,6 @@
 package tracking_test
 
 import (
-	"net/url"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -31,8 +30,7 @@ func TestTimesWindow(t *testing.T) {
 			res := f.Call(t, tracking.Tools(), tt.tool, tt.args)
 			require.False(t, res.IsError, fakeforge.Text(t, res))
 			reqs := f.Requests()
-			q, err := url.ParseQuery(reqs[len(reqs)-1].RawQuery)
-			require.NoError(t, err)
+			q := f.LastQuery(t)
 			assert.Equal(t, "2026-01-02T00:00:00Z", q.Get("since"))
 			assert.Equal(t, "2026-01-03T00:00:00Z", q.Get("before"))
 			tt.args["since"] = "2026-01-04"

@@ -1,7 +1,6 @@
 package user_test
 
 import (
-	"net/url"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -29,8 +28,7 @@ func TestNotificationsWindow(t *testing.T) {
 			res := f.Call(t, user.Tools(), tt.tool, tt.args)
 			require.False(t, res.IsError, fakeforge.Text(t, res))
 			reqs := f.Requests()
-			q, err := url.ParseQuery(reqs[len(reqs)-1].RawQuery)
-			require.NoError(t, err)
+			q := f.LastQuery(t)
 			assert.Equal(t, "2026-01-02T00:00:00Z", q.Get("since"))
 			assert.Equal(t, "2026-01-03T04:05:06Z", q.Get("before"))
 			tt.args["before"] = "2026-01-01"
