@@ -7,7 +7,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"net/http"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -22,15 +21,7 @@ import (
 func TestE2ERedactionAliasesAndHints(t *testing.T) {
 	f := fakeforge.New(t)
 	uuid := "0a1b2c3d-0000-4000-8000-000000000002"
-	link := f.URL + "/attachments/" + uuid + "?token=" + fakeforge.Token
-	f.JSON("GET /api/v1/repos/o/r", 200, map[string]any{"name": "r"})
-	f.JSON("GET /api/v1/repos/o/r/issues/3", 200, map[string]any{"id": 1, "number": 3})
-	f.JSON("GET /api/v1/repos/o/r/issues/3/assets/7", 200, map[string]any{
-		"id": 7, "name": "notes.bin", "size": 5, "uuid": uuid, "browser_download_url": link})
-	f.Handle("GET /attachments/"+uuid, func(w http.ResponseWriter, _ *http.Request) {
-		w.Header().Set("Content-Type", "application/octet-stream")
-		_, _ = w.Write([]byte("he\x00lo"))
-	})
+	f.TokenLinkedAttachment(uuid)
 	f.JSON("GET /api/v1/repos/o/r/hooks/5", 200, map[string]any{"id": 5, "type": "forgejo", "active": true})
 	env := []string{"FORGEJO_URL=" + f.URL, "FORGEJO_ACCESS_TOKEN=" + fakeforge.Token}
 

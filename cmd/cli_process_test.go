@@ -6,7 +6,6 @@ package cmd_test
 import (
 	"bytes"
 	"errors"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -47,15 +46,7 @@ func runCLIProcess(t *testing.T, forgeURL string, args ...string) (int, string, 
 func TestCLIProcessRedactsBlobURI(t *testing.T) {
 	f := fakeforge.New(t)
 	uuid := "0a1b2c3d-0000-4000-8000-000000000001"
-	link := f.URL + "/attachments/" + uuid + "?token=" + fakeforge.Token
-	f.JSON("GET /api/v1/repos/o/r", 200, map[string]any{"name": "r"})
-	f.JSON("GET /api/v1/repos/o/r/issues/3", 200, map[string]any{"id": 1, "number": 3})
-	f.JSON("GET /api/v1/repos/o/r/issues/3/assets/7", 200, map[string]any{
-		"id": 7, "name": "notes.bin", "size": 5, "uuid": uuid, "browser_download_url": link})
-	f.Handle("GET /attachments/"+uuid, func(w http.ResponseWriter, _ *http.Request) {
-		w.Header().Set("Content-Type", "application/octet-stream")
-		_, _ = w.Write([]byte("he\x00lo"))
-	})
+	f.TokenLinkedAttachment(uuid)
 	file := filepath.Join(t.TempDir(), "notes.bin")
 	for _, output := range []string{"text", "json"} {
 		t.Run(output, func(t *testing.T) {

@@ -86,6 +86,22 @@ func (s *Server) LastQuery(t testing.TB) url.Values {
 	return q
 }
 
+// TokenLinkedAttachment serves attachment 7 of issue o/r#3: five binary
+// bytes ("he\x00lo", notes.bin) whose browser_download_url carries the
+// fake's token in its query, as a forge that signs its links might: for
+// tests that the token never leaves in a result.
+func (s *Server) TokenLinkedAttachment(uuid string) {
+	link := s.URL + "/attachments/" + uuid + "?token=" + Token
+	s.JSON("GET /api/v1/repos/o/r", 200, map[string]any{"name": "r"})
+	s.JSON("GET /api/v1/repos/o/r/issues/3", 200, map[string]any{"id": 1, "number": 3})
+	s.JSON("GET /api/v1/repos/o/r/issues/3/assets/7", 200, map[string]any{
+		"id": 7, "name": "notes.bin", "size": 5, "uuid": uuid, "browser_download_url": link})
+	s.Handle("GET /attachments/"+uuid, func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/octet-stream")
+		_, _ = w.Write([]byte("he\x00lo"))
+	})
+}
+
 // BaseURL returns the fake's base URL, parsed.
 func (s *Server) BaseURL() *url.URL {
 	u, err := url.Parse(s.Server.URL)
