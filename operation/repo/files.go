@@ -192,7 +192,7 @@ func getFile(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallTool
 	if a.Has("pages") && !pdftext.IsPDF(data) {
 		return nil, fmt.Errorf("%s is not a PDF, so it has no pages to read; leave out pages", subject)
 	}
-	if isBinary(data) {
+	if tool.IsBinary(data) {
 		return binaryFile(ctx, out, data, a)
 	}
 	return window(out, string(data), a)
@@ -246,16 +246,6 @@ func dropSpace(r rune) rune {
 		return -1
 	}
 	return r
-}
-
-// isBinary says whether data looks like anything but text: a NUL byte in
-// its first 8000 bytes (git's own test) or invalid UTF-8.
-func isBinary(data []byte) bool {
-	head := data
-	if len(head) > 8000 {
-		head = head[:8000]
-	}
-	return bytes.IndexByte(head, 0) >= 0 || !utf8.Valid(data)
 }
 
 // window puts lines from_line..to_line of text in out, cut at a line end

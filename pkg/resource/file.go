@@ -11,7 +11,6 @@ import (
 	"net/url"
 	"path"
 	"strings"
-	"unicode/utf8"
 
 	sdk "codeberg.org/mvdkleijn/forgejo-sdk/forgejo/v3"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -106,7 +105,7 @@ func readFile(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToo
 		return nil, &forgejo.Error{Verb: "read", Subject: subject, Status: 200, Cause: err}
 	}
 	mt := mime.TypeByExtension(path.Ext(p))
-	if head := data[:min(len(data), 8000)]; bytes.IndexByte(head, 0) < 0 && utf8.Valid(data) {
+	if !tool.IsBinary(data) {
 		if mt == "" || !isTextType(mt) {
 			mt = "text/plain"
 		}

@@ -50,6 +50,16 @@ func ImageType(data []byte) (string, bool) {
 	return "", false
 }
 
+// IsBinary is git's own test for a repository file: a NUL byte in its
+// first 8000 bytes, or (stricter than git) invalid UTF-8. A repository file
+// that passes is shown as text, whatever its control bytes, as git would
+// diff it; IsText below is the stricter test for an attachment, whose bytes
+// come with no such expectation.
+func IsBinary(data []byte) bool {
+	head := data[:min(len(data), 8000)]
+	return bytes.IndexByte(head, 0) >= 0 || !utf8.Valid(data)
+}
+
 // IsText says whether data reads as text (a text/*, JSON, YAML, CSV,
 // Markdown or source file, whatever its name): valid UTF-8, no NUL byte,
 // and at most 1% control bytes besides line breaks, tabs and form feeds.

@@ -116,3 +116,23 @@ func TestIsText(t *testing.T) {
 		assert.Equal(t, tc.want, tool.IsText([]byte(tc.data)), "%q", tc.data)
 	}
 }
+
+// TestIsBinary: git's test (a NUL in the first 8000 bytes) plus invalid
+// UTF-8; control bytes alone leave a repository file text, unlike IsText.
+func TestIsBinary(t *testing.T) {
+	late := append(bytes.Repeat([]byte("a"), 9000), 0)
+	for _, tt := range []struct {
+		name string
+		data []byte
+		want bool
+	}{
+		{"empty", nil, false},
+		{"text", []byte("hello\n"), false},
+		{"control bytes", []byte("\x1b[31mred\x1b[0m\x01\x02"), false},
+		{"NUL early", []byte("he\x00lo"), true},
+		{"NUL after 8000 bytes", late, false},
+		{"invalid UTF-8", []byte{0xff, 0xfe, 'a'}, true},
+	} {
+		assert.Equal(t, tt.want, tool.IsBinary(tt.data), tt.name)
+	}
+}
