@@ -126,15 +126,13 @@ func listArtifacts(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.Ca
 // the same fields as download_issue_attachment's (the CLI's --out pages
 // through both alike).
 type downloadedArtifact struct {
-	Artifact   Artifact `json:"artifact"`
-	Inline     bool     `json:"inline"`
-	MIMEType   string   `json:"mime_type,omitempty"`
-	Bytes      int      `json:"bytes,omitempty"`
-	SHA256     string   `json:"sha256,omitempty"`
-	Offset     *int64   `json:"offset,omitempty"`
-	Total      int64    `json:"total,omitempty"`
-	NextOffset *int64   `json:"next_offset,omitempty"`
-	Note       string   `json:"note,omitempty"`
+	Artifact Artifact `json:"artifact"`
+	Inline   bool     `json:"inline"`
+	MIMEType string   `json:"mime_type,omitempty"`
+	Bytes    int      `json:"bytes,omitempty"`
+	SHA256   string   `json:"sha256,omitempty"`
+	tool.Window
+	Note string `json:"note,omitempty"`
 }
 
 func downloadArtifact(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {

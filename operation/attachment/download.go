@@ -31,11 +31,8 @@ type downloaded struct {
 	MIMEType string `json:"mime_type,omitempty"`
 	Bytes    int    `json:"bytes,omitempty"`
 	SHA256   string `json:"sha256,omitempty"` // of the bytes in this result
-	// A window of the file (offset or max_bytes given): where it starts,
-	// the file's size, and where the next window starts until the end.
-	Offset     *int64 `json:"offset,omitempty"`
-	Total      int64  `json:"total,omitempty"`
-	NextOffset *int64 `json:"next_offset,omitempty"`
+	// Set for a window of the file (offset or max_bytes given).
+	tool.Window
 	// PDF describes the PDF's text, which follows as a text content.
 	PDF  *pdftext.Info `json:"pdf,omitempty"`
 	Note string        `json:"note,omitempty"`

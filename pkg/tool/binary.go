@@ -50,6 +50,16 @@ func ImageType(data []byte) (string, bool) {
 	return "", false
 }
 
+// Window is where the bytes of a windowed download sit in the file: where
+// they start, the file's size, and where the next window starts until the
+// end. Every download tool with offset and max_bytes parameters embeds it
+// in its result, and --cli --out pages through any of them by these names.
+type Window struct {
+	Offset     *int64 `json:"offset,omitempty"`
+	Total      int64  `json:"total,omitempty"`
+	NextOffset *int64 `json:"next_offset,omitempty"`
+}
+
 // IsBinary is git's own test for a repository file: a NUL byte in its
 // first 8000 bytes, or (stricter than git) invalid UTF-8. A repository file
 // that passes is shown as text, whatever its control bytes, as git would
