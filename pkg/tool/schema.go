@@ -43,6 +43,29 @@ func DeletedOutput(key string, zero any) Shape { return Shape{"deleted": true, k
 // OutputSchema returns d's outputSchema as compact JSON, nil when d
 // declares none (Output nil: a result that is not one JSON object).
 func (d Def) OutputSchema() (json.RawMessage, error) {
+	s, err := d.outputSchema()
+	if s == nil || err != nil {
+		return nil, err
+	}
+	return json.Marshal(s)
+}
+
+// AdvertisedOutputSchema is OutputSchema as tools/list sends it: without
+// its "required" lists and "format" keywords, which cost about 110 bytes a
+// tool in every agent's context (more than the default selection's 40 KB
+// budget allowed) while property names and types are what an agent reads.
+// Tests validate results against the full OutputSchema, which admits fewer
+// documents, so a result that passes there passes what clients see.
+func (d Def) AdvertisedOutputSchema() (json.RawMessage, error) {
+	s, err := d.outputSchema()
+	if s == nil || err != nil {
+		return nil, err
+	}
+	return json.Marshal(lean(s))
+}
+
+// outputSchema is the full schema of d's Output, nil when there is none.
+func (d Def) outputSchema() (map[string]any, error) {
 	if d.Output == nil {
 		return nil, nil
 	}
@@ -55,25 +78,7 @@ func (d Def) OutputSchema() (json.RawMessage, error) {
 		// and structuredContent.
 		return nil, fmt.Errorf("%s: output schema: the result must be a JSON object, not %v", d.Name, s["type"])
 	}
-	return json.Marshal(s)
-}
-
-// AdvertisedOutputSchema is OutputSchema as tools/list sends it: without
-// its "required" lists and "format" keywords, which cost about 110 bytes a
-// tool in every agent's context (more than the default selection's 40 KB
-// budget allowed) while property names and types are what an agent reads.
-// Tests validate results against the full OutputSchema, which admits fewer
-// documents, so a result that passes there passes what clients see.
-func (d Def) AdvertisedOutputSchema() (json.RawMessage, error) {
-	full, err := d.OutputSchema()
-	if full == nil || err != nil {
-		return full, err
-	}
-	var s any
-	if err := json.Unmarshal(full, &s); err != nil {
-		return nil, err
-	}
-	return json.Marshal(lean(s))
+	return s, nil
 }
 
 // lean drops "required" and "format" from a schema, at every depth. A
