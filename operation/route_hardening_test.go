@@ -20,6 +20,9 @@ import (
 var hostileValues = []string{
 	"..", ".", "../../admin", "a/../../admin", "../../victim", "../../../../../admin/users", `..%5C..%5Cx`, "%2e%2e", "%2e%2e%2fadmin", ".%2e", "a?x=1", "a#frag",
 	"a\x00b", "a/b", `..\..\x`, "a\r\nX-Injected: 1", "a%00b", "/etc/passwd", strings.Repeat("a", 5000), "", " ",
+	// Issue 18: values that climb behind two or more decoding proxies.
+	"..%2F..%2Fvictim", "..%252F..%252Fvictim", "..%25252F..%25252Fvictim", "%252e%252e", "a%253Fx=1", "a%2523frag",
+	"a%250D%250AX-Injected:%25201", "..%255C..%255Cx",
 }
 
 // TestNoArgumentChangesTheRoute puts each hostile value in each string
@@ -28,10 +31,11 @@ var hostileValues = []string{
 // dot segment, with the same number of path segments as with a benign value
 // (more only when the value has slashes and the parameter is a file path)
 // and no query member the benign call did not have. It also reads each
-// path as a decoding proxy in front of the forge passes it on (nginx with
-// `proxy_pass http://forge/;`: %2F decoded, dot segments folded) and
-// requires that to stay on the benign route's shape: the segments before
-// and after the value unchanged.
+// path as a chain of decoding proxies in front of the forge passes it on
+// (nginx with `proxy_pass http://next$uri;` then `proxy_pass
+// http://forge/;`: decoded once per hop, dot segments folded) and requires
+// that to stay on the benign route's shape: the segments before and after
+// the value unchanged.
 func TestNoArgumentChangesTheRoute(t *testing.T) {
 	reached, refused := 0, 0
 	defer func() { t.Logf("hostile calls: %d reached the forge, %d refused before it", reached, refused) }()
@@ -99,14 +103,24 @@ func TestNoArgumentChangesTheRoute(t *testing.T) {
 // the value lands in the route.
 const benignMarker = "zzbenign"
 
-// behindProxy is the path a proxy that decodes and normalises paths passes
-// on for escaped, as segments: decoded once, empty and "." segments
-// dropped, ".." removing the one before (nginx's merge_slashes and its
-// dot-segment folding before proxy_pass with a URI).
+// behindProxy is the path a chain of proxies that decode and normalise
+// paths passes on for escaped, as segments: decoded once per hop until
+// decoding changes nothing (the longest chain is the worst case; nginx
+// with `proxy_pass http://next$uri` passes its decoded path on raw), cut
+// at the first '?' or '#' (the next hop reads them as the path's end),
+// empty and "." segments dropped, ".." removing the one before (nginx's
+// merge_slashes and its dot-segment folding).
 func behindProxy(escaped string) []string {
-	dec, err := url.PathUnescape(escaped)
-	if err != nil {
-		dec = escaped
+	dec := escaped
+	for {
+		d, err := url.PathUnescape(dec)
+		if err != nil || d == dec {
+			break
+		}
+		dec = d
+	}
+	if i := strings.IndexAny(dec, "?#"); i >= 0 {
+		dec = dec[:i]
 	}
 	var out []string
 	for _, s := range strings.Split(dec, "/") {

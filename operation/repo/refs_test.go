@@ -95,7 +95,7 @@ func TestTagErrors(t *testing.T) {
 		want       string
 	}{
 		{"dot part", "get_tag", map[string]any{"tag": "a/../b"}, `tag: "a/../b" cannot be used in a forge API path: its part ".."`},
-		{"encoded slash stays one part", "delete_tag", map[string]any{"tag": "a%2Fb"}, "tag a%2Fb in o/r not found (404)"},
+		{"encoded slash", "delete_tag", map[string]any{"tag": "a%2Fb"}, `tag: "a%2Fb" cannot be used in a forge API path: its part "a%2Fb": percent-decoded once it is "a/b"`},
 		{"missing tag", "get_tag", map[string]any{"tag": "v9"}, "tag v9 in o/r not found (404): it does not exist or this token cannot see it; list_tags shows the tags"},
 		{"used by a release", "delete_tag", map[string]any{"tag": "v1"}, "delete tag v1 in o/r: refused (409): a release uses it"},
 		{"bad new name", "create_tag", map[string]any{"tag_name": "v1/"}, `tag_name: "v1/" cannot be used in a forge API path`},

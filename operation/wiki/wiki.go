@@ -167,11 +167,13 @@ func route(a tool.Args, more ...string) (string, error) {
 // {pageName} is one segment: a page whose name has '/' answers only to
 // %2F (Gitea 1.26: a%2Fb 200, a/b and a%252Fb 404), and a proxy in front of
 // the forge decodes %2F into a separator, so "../../../victim" would reach
-// another repository there. Such names are refused before any request.
+// another repository there; '?' and '#' likewise travel only as %3F and
+// %23, which a proxy passing its decoded path on turns into the path's
+// end. Such names are refused before any request.
 func pageRoute(a tool.Args, kind, name string) (string, error) {
-	if strings.ContainsAny(name, `/\`) {
-		return "", fmt.Errorf("page_name %q contains '/' or '\\': the forge's wiki route takes a page name as one path segment, "+
-			"where '/' can only travel as %%2F, and a proxy in front of the forge may decode that into a separator and reach "+
+	if strings.ContainsAny(name, `/\?#`) {
+		return "", fmt.Errorf("page_name %q contains '/', '\\', '?' or '#': the forge's wiki route takes a page name as one path segment, "+
+			"where these can only travel percent-encoded, and a proxy in front of the forge may decode them and reach "+
 			"another route, so it is not sent; such a page can be opened at its html_url (list_wiki_pages)", forgejo.Clip(name))
 	}
 	return route(a, kind, name)

@@ -44,10 +44,10 @@ func TestListWikiPages(t *testing.T) {
 func TestGetWikiPageDecodesAndEscapes(t *testing.T) {
 	f := fakeforge.New(t)
 	f.JSON("GET /api/v1/repos/o/r/wiki/page/{name}", 200, rawPage("# Hello\n"))
-	res := f.Call(t, wiki.Tools(), "get_wiki_page", map[string]any{"owner": "o", "repo": "r", "page_name": "a b?c"})
+	res := f.Call(t, wiki.Tools(), "get_wiki_page", map[string]any{"owner": "o", "repo": "r", "page_name": "a b+c"})
 	require.False(t, res.IsError, fakeforge.Text(t, res))
 	assert.Contains(t, fakeforge.Text(t, res), `"content":"# Hello\n"`)
-	assert.Equal(t, "/api/v1/repos/o/r/wiki/page/a%20b%3Fc", f.Requests()[0].Path)
+	assert.Equal(t, "/api/v1/repos/o/r/wiki/page/a%20b+c", f.Requests()[0].Path)
 }
 
 // TestWikiPageNamesWithSlashesAreRefused: the page route takes one segment,
@@ -55,7 +55,7 @@ func TestGetWikiPageDecodesAndEscapes(t *testing.T) {
 // decodes that: "../../../victim" reached another repository there.
 func TestWikiPageNamesWithSlashesAreRefused(t *testing.T) {
 	for _, name := range []string{"get_wiki_page", "update_wiki_page", "delete_wiki_page", "get_wiki_revisions"} {
-		for _, page := range []string{"a/b", "../../../victim", `..\..\..\victim`} {
+		for _, page := range []string{"a/b", "../../../victim", `..\..\..\victim`, "a?b", "a#b"} {
 			f := fakeforge.New(t)
 			args := map[string]any{"owner": "o", "repo": "r", "page_name": page}
 			if name == "update_wiki_page" {

@@ -10,24 +10,44 @@ import (
 )
 
 // segmentOK mirrors Path's contract in the plainest terms, so the fuzzer
-// checks the implementation against the specification.
+// checks the implementation against the specification: a value is
+// non-empty, at most MaxSegmentBytes of UTF-8, and neither it nor any of
+// its percent-decodings (as a chain of decoding proxies makes them) is "."
+// or "..", or holds '/', '\', '?', '#' or a control character.
 func segmentOK(s string) bool {
-	if s == "" || s == "." || s == ".." || strings.ContainsAny(s, `/\`) || len(s) > forgejo.MaxSegmentBytes || !utf8.ValidString(s) {
+	if s == "" || len(s) > forgejo.MaxSegmentBytes || !utf8.ValidString(s) {
 		return false
 	}
-	for _, r := range s {
-		if r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) {
+	for {
+		if s == "." || s == ".." || strings.ContainsAny(s, `/\?#`) {
 			return false
 		}
+		for i := 0; i < len(s); i++ {
+			if s[i] < 0x20 || s[i] == 0x7f {
+				return false
+			}
+		}
+		if utf8.ValidString(s) {
+			for _, r := range s {
+				if r >= 0x80 && r <= 0x9f {
+					return false
+				}
+			}
+		}
+		d, err := url.PathUnescape(s)
+		if err != nil || d == s {
+			return true
+		}
+		s = d
 	}
-	return true
 }
 
 // FuzzPath: whatever owner, repo and ref are, Path either refuses them as
 // its contract says or builds a route that stays under
 // /repos/{owner}/{repo}/git/refs/{ref} with each value as one segment.
 func FuzzPath(f *testing.F) {
-	for _, s := range []string{"o", "..", ".", "", "%2e%2e", "a/b", "a?b", "a#b", "a\x00b", "\xff", "..%2f", "é", `..\`} {
+	for _, s := range []string{"o", "..", ".", "", "%2e%2e", "a/b", "a?b", "a#b", "a\x00b", "\xff", "..%2f", "é", `..\`,
+		"..%252F..%252Fvictim", "%252e%252e", "a%253Fb", "a%2523b", "a%250Ab", "%25252e%25252e", "100%", "a%41", "%C2%85"} {
 		f.Add(s, "r", "main")
 		f.Add("o", s, "main")
 		f.Add("o", "r", s)
@@ -62,7 +82,7 @@ func assertGuardAgrees(t *testing.T, route string) {
 // FuzzFilePath: a file path is refused, or every one of its parts becomes
 // one segment under the contents route, in order.
 func FuzzFilePath(f *testing.F) {
-	for _, s := range []string{"a.md", "docs/a.md", "../x", "a/../b", "a//b", "/a", "a/", "./a", "%2e%2e/x", "a?b#c", "a\x00", "..."} {
+	for _, s := range []string{"a.md", "docs/a.md", "../x", "a/../b", "a//b", "/a", "a/", "./a", "%2e%2e/x", "a?b#c", "a\x00", "...", "%252e%252e/x", "a/b%252Fc", "a%2541.md"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, file string) {

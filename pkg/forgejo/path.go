@@ -27,14 +27,17 @@ func (e *PathError) Error() string {
 }
 
 // Path builds an API route (relative to /api/v1) from segments, escaping
-// each one so that no argument can change the route: '?', '#', '%' and
-// every other reserved byte are percent-encoded, and "%2e%2e" reaches the
-// forge as the literal name "%2e%2e". A segment containing '/' or '\' is
+// each one (percent-encoding '%' and every reserved byte) so that no
+// argument can change the route. A segment containing '/' or '\' is
 // refused, not escaped to %2F or %5C: forges are often run behind nginx,
 // Apache or a cloud proxy that decodes %2F and folds ".." before passing the
 // request on, so "../../victim" escaped as one segment would still reach
 // another route there. Empty, "." and ".." segments are refused for the same
-// reason; so are control characters, invalid UTF-8 and over-long values.
+// reason; so are '?', '#' and control characters, which a proxy that passes
+// the decoded path on raw turns into the end of the path or of the request
+// line, invalid UTF-8 and over-long values. A chain of such proxies decodes
+// once per hop, so every percent-decoding of the value is held to the same
+// rule: "..%2F..%2Fvictim" and "%252e%252e" are refused too (climbProblem).
 // A value that may legitimately hold '/' (a file path, a branch) goes
 // through FilePath instead, which checks it part by part.
 //
@@ -94,26 +97,20 @@ func FilePath(prefix []string, file string) (string, error) {
 const slashReason = "it contains '/' or '\\', which cannot be sent as part of one route segment: " +
 	"a proxy in front of the forge may decode %2F or %5C into a separator and send the request to another route"
 
-// segmentProblem says why s cannot be one route segment, or "".
+// segmentProblem says why s cannot be one route segment, or "": it is
+// empty, too long or not UTF-8, or it or one of its percent-decodings
+// holds a separator, a dot segment, '?', '#' or a control character
+// (climbProblem).
 func segmentProblem(s string) string {
 	switch {
 	case s == "":
 		return "it is empty"
-	case s == "." || s == "..":
-		return "'.' and '..' are not names"
-	case strings.ContainsAny(s, `/\`):
-		return slashReason
 	case len(s) > MaxSegmentBytes:
 		return fmt.Sprintf("it is %d bytes long; at most %d are allowed", len(s), MaxSegmentBytes)
 	case !utf8.ValidString(s):
 		return "it is not valid UTF-8"
 	}
-	for _, r := range s {
-		if r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) {
-			return "it contains a control character"
-		}
-	}
-	return ""
+	return climbProblem(s)
 }
 
 // Clip shortens a value quoted back in an error message to 64 bytes,

@@ -23,11 +23,20 @@ func TestPath(t *testing.T) {
 		{name: "plain", segments: []string{"repos", "o", "r", "issues", "3"}, want: "/repos/o/r/issues/3"},
 		{name: "slash", segments: []string{"repos", "o", "a/b"}, err: `"a/b" cannot be used in a forge API path: it contains '/' or '\'`},
 		{name: "climbing slash", segments: []string{"repos", "../../victim"}, err: "a proxy in front of the forge may decode %2F"},
-		{name: "encoded dots are a literal name", segments: []string{"repos", "%2e%2e"}, want: "/repos/%252e%252e"},
-		{name: "query", segments: []string{"repos", "a?b=c"}, want: "/repos/a%3Fb=c"},
-		{name: "fragment", segments: []string{"repos", "a#b"}, want: "/repos/a%23b"},
+		{name: "encoded dots", segments: []string{"repos", "%2e%2e"}, err: `percent-decoded once it is "..": '.' and '..' are not names`},
+		{name: "dots encoded twice", segments: []string{"repos", "%252e%252e"}, err: `percent-decoded twice it is ".."`},
+		{name: "query", segments: []string{"repos", "a?b=c"}, err: "it contains '?' or '#'"},
+		{name: "encoded query", segments: []string{"repos", "a%3Fb=c"}, err: `percent-decoded once it is "a?b=c": it contains '?' or '#'`},
+		{name: "fragment", segments: []string{"repos", "a#b"}, err: "it contains '?' or '#'"},
+		{name: "encoded fragment twice", segments: []string{"repos", "a%2523b"}, err: "percent-decoded twice"},
+		{name: "encoded newline", segments: []string{"repos", "a%0Ab"}, err: "percent-decoded once it is \"a\\nb\": it contains a control character"},
+		{name: "encoded C1", segments: []string{"repos", "a%C2%85b"}, err: "control character"},
+		{name: "a percent sign that decodes to nothing", segments: []string{"repos", "100%"}, want: "/repos/100%25"},
+		{name: "an escape of a letter", segments: []string{"repos", "a%41"}, want: "/repos/a%2541"},
 		{name: "backslash", segments: []string{"repos", `..\x`}, err: "contains '/' or '\\'"},
-		{name: "escaped slash is a literal name", segments: []string{"repos", "a%2Fb"}, want: "/repos/a%252Fb"},
+		{name: "escaped slash", segments: []string{"repos", "a%2Fb"}, err: `percent-decoded once it is "a/b": it contains '/' or '\'`},
+		{name: "the two-proxy climb of issue 18", segments: []string{"branch_protections", "..%2F..%2Fvictim2"}, err: `percent-decoded once it is "../../victim2"`},
+		{name: "slash encoded three times", segments: []string{"repos", "..%25252F..%25252Fv"}, err: "percent-decoded 3 times"},
 		{name: "space and unicode", segments: []string{"wiki", "page", "Hé llo"}, want: "/wiki/page/H%C3%A9%20llo"},
 		{name: "dot dot", segments: []string{"repos", ".."}, err: `".." cannot be used in a forge API path: '.' and '..' are not names`},
 		{name: "dot", segments: []string{"repos", "."}, err: "'.' and '..' are not names"},
@@ -61,7 +70,10 @@ func TestFilePath(t *testing.T) {
 	}{
 		{name: "nested", file: "docs/README.md", want: "/repos/o/r/contents/docs/README.md"},
 		{name: "branch with slash", file: "feature/x", want: "/repos/o/r/contents/feature/x"},
-		{name: "escaped parts", file: "a b/c?d#e%2e", want: "/repos/o/r/contents/a%20b/c%3Fd%23e%252e"},
+		{name: "escaped parts", file: "a b/c%e.md", want: "/repos/o/r/contents/a%20b/c%25e.md"},
+		{name: "query in a part", file: "a/c?d", err: `its part "c?d": it contains '?' or '#'`},
+		{name: "encoded climb in a part", file: "a/..%2F..%2Fb", err: `its part "..%2F..%2Fb": percent-decoded once it is "../../b"`},
+		{name: "doubly encoded dots", file: "%252e%252e/x", err: "percent-decoded twice"},
 		{name: "dots inside names", file: "a/..b/c..", want: "/repos/o/r/contents/a/..b/c.."},
 		{name: "climb", file: "../secrets", err: `its part "..": '.' and '..' are not names`},
 		{name: "climb in the middle", file: "a/../../b", err: "'.' and '..' are not names"},
@@ -101,14 +113,24 @@ func assertUnder(t testing.TB, route string, segments []string) {
 	assert.Empty(t, u.Fragment, "no fragment")
 	require.Equal(t, "/api/v1"+route, u.EscapedPath(), "escaping survives parsing")
 	assert.Equal(t, u.EscapedPath(), u.ResolveReference(&url.URL{}).EscapedPath(), "no dot segment to resolve")
-	// What a decoding proxy (nginx with a URI in proxy_pass) sends on: the
-	// path decoded once and its dot segments folded. It must split into as
-	// many segments as the route.
-	dec, err := url.PathUnescape(u.EscapedPath())
-	require.NoError(t, err)
-	folded := (&url.URL{Path: dec}).ResolveReference(&url.URL{}).Path
-	assert.Equal(t, dec, folded, "a decoding proxy folds nothing")
-	assert.Len(t, strings.Split(dec, "/"), len(segments)+3, "a decoding proxy sees the same number of segments")
+	// What a chain of decoding proxies (nginx with `proxy_pass
+	// http://next$uri`, then one with a URI in proxy_pass) sends on: the
+	// path decoded once per hop and its dot segments folded. After any
+	// number of hops it must split into as many segments as the route,
+	// with no query or fragment cut out of it.
+	dec := u.EscapedPath()
+	for hop := 1; hop <= 4; hop++ {
+		d, err := url.PathUnescape(dec)
+		if err != nil {
+			break // the next proxy refuses the request: nothing climbs
+		}
+		dec = d
+		assert.NotContains(t, dec, "?", "hop %d: no query appears", hop)
+		assert.NotContains(t, dec, "#", "hop %d: no fragment appears", hop)
+		folded := (&url.URL{Path: dec}).ResolveReference(&url.URL{}).Path
+		assert.Equal(t, dec, folded, "hop %d: a decoding proxy folds nothing", hop)
+		assert.Len(t, strings.Split(dec, "/"), len(segments)+3, "hop %d: a decoding proxy sees the same number of segments", hop)
+	}
 	parts := strings.Split(strings.TrimPrefix(u.EscapedPath(), "/api/v1/"), "/")
 	require.Len(t, parts, len(segments))
 	for i, p := range parts {
@@ -129,7 +151,7 @@ func TestPathReachesTheIntendedRoute(t *testing.T) {
 		seen = append(seen, r.URL.EscapedPath()+"|"+r.URL.RawQuery)
 		fakeforge.WriteJSON(w, http.StatusOK, map[string]any{})
 	})
-	for _, v := range []string{"%2e%2e", "%2F", "a?x=1", "a#frag", "a b", "é"} {
+	for _, v := range []string{"%2x", "100%", "a%41", "a b", "é", "~!$&'()*+,;=:@"} {
 		route, err := forgejo.Path("repos", "o", v, "issues")
 		require.NoError(t, err)
 		resp, err := http.Get(f.URL + "/api/v1" + route)

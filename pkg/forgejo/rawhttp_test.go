@@ -209,13 +209,17 @@ func TestAPIPathCannotLeaveTheAPI(t *testing.T) {
 func TestAPIPathStaysEscaped(t *testing.T) {
 	f := fakeforge.New(t)
 	f.JSON("GET /api/v1/repos/{owner}/{name}", 200, nil)
-	route, err := forgejo.Path("repos", "a b", "c%2Fd")
+	route, err := forgejo.Path("repos", "a b", "c%d")
 	require.NoError(t, err)
 	require.NoError(t, f.Client().DoJSON(context.Background(), http.MethodGet, route, nil, nil, nil))
-	assert.Equal(t, "/api/v1/repos/a%20b/c%252Fd", f.Requests()[0].Path, "a value stays inside its segment")
+	assert.Equal(t, "/api/v1/repos/a%20b/c%25d", f.Requests()[0].Path, "a value stays inside its segment")
 	// A route with an encoded slash, however it was built, is not sent.
 	err = f.Client().DoJSON(context.Background(), http.MethodGet, "/repos/o/c%2Fd", nil, nil, nil)
 	require.ErrorContains(t, err, `"c/d" cannot be used in a forge API path`)
+	// Nor one whose slash is encoded twice: a second decoding proxy
+	// would split it.
+	err = f.Client().DoJSON(context.Background(), http.MethodGet, "/repos/o/c%252Fd", nil, nil, nil)
+	require.ErrorContains(t, err, `"c%2Fd" cannot be used in a forge API path: percent-decoded once it is "c/d"`)
 	assert.Len(t, f.Requests(), 1)
 }
 

@@ -7,10 +7,11 @@ import (
 )
 
 // routeGuard refuses, before anything is sent, a request whose path would
-// be read differently by a reverse proxy that decodes and normalises paths
-// (nginx with `proxy_pass http://forge/;`, Apache, most cloud proxies): a
-// segment holding an encoded '/' or '\' (%2F, %5C, in any case or encoded
-// again), or one that is or decodes to "." or "..". forgejo-sdk builds its
+// be read differently by a reverse proxy, or a chain of them, that decodes
+// and normalises paths (nginx with `proxy_pass http://forge/;` or
+// `proxy_pass http://next$uri;`, Apache, most cloud proxies): a segment
+// that, decoded any number of times, holds '/' or '\', '?', '#' or a
+// control character, or is "." or "..". forgejo-sdk builds its
 // own routes with url.PathEscape, so "../../victim" as a branch protection
 // name leaves as "..%2F..%2Fvictim", which such a proxy turns into a request
 // for another repository. The guard sits in the transport so SDK and raw
@@ -46,22 +47,20 @@ func CheckRoute(u *url.URL) error {
 }
 
 // routeSegmentProblem says why the escaped path segment seg is unsafe to
-// send through a decoding proxy, or "". A proxy decodes once, so seg is
-// checked as sent and decoded once: exactly what Path refuses in a value.
-// A value with a literal "%2F" (sent as %252F) reaches the forge as the
-// one segment %2F, which no router splits, and is let through.
+// send through proxies that decode and normalise paths, or "": it is a raw
+// dot segment, or the value it carries (seg decoded once) or any further
+// decoding of it fails climbProblem, exactly what Path refuses in a value.
+// A value with a literal "%2F" (sent as %252F) is refused too: behind two
+// decoding proxies it is a separator.
 func routeSegmentProblem(seg string) string {
+	if seg == "." || seg == ".." {
+		return stageProblem(seg)
+	}
 	d, err := url.PathUnescape(seg)
 	if err != nil {
 		d = seg
 	}
-	switch {
-	case seg == "." || seg == ".." || d == "." || d == "..":
-		return "'.' and '..' are not names, and a proxy in front of the forge would resolve them onto another route"
-	case strings.ContainsAny(d, `/\`):
-		return slashReason
-	}
-	return ""
+	return climbProblem(d)
 }
 
 // withRouteGuard returns a copy of hc whose transport refuses requests that

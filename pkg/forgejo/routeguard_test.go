@@ -20,8 +20,21 @@ func TestCheckRoute(t *testing.T) {
 	}{
 		{escaped: "/api/v1/repos/o/r/branch_protections/main"},
 		{escaped: "/api/v1/repos/o/r/contents/docs/a%20b.md"},
-		{escaped: "/api/v1/repos/o/r/wiki/page/%252e%252e"},  // the literal name "%2e%2e"
-		{escaped: "/api/v1/repos/o/r/releases/tags/a%252Fb"}, // the literal name "a%2Fb"
+		{escaped: "/api/v1/repos/o/r/wiki/page/100%25"},       // the literal name "100%": decodes no further
+		{escaped: "/api/v1/repos/o/r/wiki/page/a%2541"},       // "a%41", then "aA": one segment however decoded
+		{escaped: "/api/v1/repos/o/r/contents/a%20b?ref=x%2Fy"}, // the query is no segment
+		// Issue 18: behind two decoding proxies a doubly encoded value
+		// climbs; every decoding is checked.
+		{escaped: "/api/v1/repos/o/r/wiki/page/%252e%252e", value: "%2e%2e"},
+		{escaped: "/api/v1/repos/o/r/releases/tags/a%252Fb", value: "a%2Fb"},
+		{escaped: "/api/v1/repos/o/r/branch_protections/..%252F..%252Fvictim2", value: "..%2F..%2Fvictim2"},
+		{escaped: "/api/v1/repos/o/r/branch_protections/..%25252F..%25252Fv", value: "..%252F..%252Fv"},
+		{escaped: "/api/v1/repos/o/r/branch_protections/..%255C..%255Cv", value: `..%5C..%5Cv`},
+		{escaped: "/api/v1/repos/o/r/branches/a%253Fx=1", value: "a%3Fx=1"},
+		{escaped: "/api/v1/repos/o/r/branches/a%3Fx=1", value: "a?x=1"},
+		{escaped: "/api/v1/repos/o/r/branches/a%23x", value: "a#x"},
+		{escaped: "/api/v1/repos/o/r/branches/a%250D%250Ax", value: "a%0D%0Ax"},
+		{escaped: "/api/v1/repos/o/r/branches/a%0Ax", value: "a\nx"},
 		{escaped: "/attachments/0b1c-uuid"},
 		{escaped: "/api/v1/repos/o/r/branch_protections/..%2F..%2Fvictim", value: "../../victim"},
 		{escaped: "/api/v1/repos/o/r/branch_protections/..%2f..%2fvictim", value: "../../victim"},
