@@ -20,8 +20,8 @@ func TestCheckRoute(t *testing.T) {
 	}{
 		{escaped: "/api/v1/repos/o/r/branch_protections/main"},
 		{escaped: "/api/v1/repos/o/r/contents/docs/a%20b.md"},
-		{escaped: "/api/v1/repos/o/r/wiki/page/100%25"},       // the literal name "100%": decodes no further
-		{escaped: "/api/v1/repos/o/r/wiki/page/a%2541"},       // "a%41", then "aA": one segment however decoded
+		{escaped: "/api/v1/repos/o/r/wiki/page/100%25"},         // the literal name "100%": decodes no further
+		{escaped: "/api/v1/repos/o/r/wiki/page/a%2541"},         // "a%41", then "aA": one segment however decoded
 		{escaped: "/api/v1/repos/o/r/contents/a%20b?ref=x%2Fy"}, // the query is no segment
 		// Issue 18: behind two decoding proxies a doubly encoded value
 		// climbs; every decoding is checked.
