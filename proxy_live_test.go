@@ -141,9 +141,13 @@ func TestE2EBehindDecodingProxy(t *testing.T) {
 			}
 			assert.NotContains(t, text, "cannot reach the forge", "%s %s=%q", c.tool, c.param, v)
 		}
-		// A value with a literal "%2F" travels as %252F: one segment even
-		// after the proxy decodes it once. It may reach the forge, as a name.
-		call(c.tool, map[string]any{c.param: "..%2F..%2F" + victim})
+		// A value with a literal "%2F" travels as %252F: one segment after
+		// this proxy, a separator after a second one
+		// (TestE2EThroughTwoDecodingProxies), so it is refused too.
+		sent := settledLines(proxy)
+		isErr, text := call(c.tool, map[string]any{c.param: "..%2F..%2F" + victim})
+		assert.True(t, isErr, "%s %s=..%%2F..%%2F%s was not refused: %s", c.tool, c.param, victim, text)
+		assert.Equal(t, sent, settledLines(proxy), "%s: an encoded climb went through the proxy", c.tool)
 	}
 	t.Logf("%d hostile calls through nginx, %d refused before any request (nginx's access log unchanged)", len(cases)*len(values), refused)
 	intact(t)

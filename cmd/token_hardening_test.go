@@ -1,7 +1,6 @@
 package cmd_test
 
 import (
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -21,85 +20,7 @@ import (
 
 	"codeberg.org/forgejo-mcp/forgejo-mcp/internal/fakeforge"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation"
-	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
 )
-
-// validArgs synthesises a valid value for every parameter of d, each
-// checked against the parameter's own validation.
-func validArgs(t *testing.T, d tool.Def) map[string]any {
-	t.Helper()
-	args := map[string]any{}
-	for _, p := range d.Params {
-		var candidates []any
-		switch {
-		case len(p.Enum) > 0:
-			candidates = []any{p.Enum[0]}
-		case p.Type == tool.TypeInteger:
-			v := int64(1)
-			if p.Min != nil && *p.Min > v {
-				v = *p.Min
-			}
-			candidates = []any{float64(v)}
-		case p.Type == tool.TypeBoolean:
-			candidates = []any{true}
-		case p.Type == tool.TypeList:
-			candidates = []any{[]any{"x"}}
-		case p.Type == tool.TypeObjects:
-			candidates = []any{[]any{validItem(t, d, p)}}
-		default:
-			candidates = []any{base64.StdEncoding.EncodeToString([]byte("hello")), "o1", "main", "docs/readme.md", "hello.txt", "x", "2026-01-02"}
-			if p.Name == d.CLIFile || p.Name == "content" {
-				candidates = candidates[:1]
-			} else {
-				candidates = candidates[1:]
-			}
-		}
-		one := tool.Def{Name: d.Name, Params: []tool.Param{p}}
-		found := false
-		for _, c := range candidates {
-			if _, err := one.Parse(map[string]any{p.Name: c}); err == nil {
-				args[p.Name] = c
-				found = true
-				break
-			}
-		}
-		require.True(t, found, "no valid value for %s.%s", d.Name, p.Name)
-	}
-	_, err := d.Parse(args)
-	require.NoError(t, err, "synthesised arguments of %s", d.Name)
-	return args
-}
-
-// validItem synthesises one valid item of an object list: a value for
-// every field, then without one optional field or without all of them
-// until the item passes the list's own checks (exactly one of two fields).
-func validItem(t *testing.T, d tool.Def, p tool.Param) map[string]any {
-	t.Helper()
-	all := validArgs(t, tool.Def{Name: d.Name + "." + p.Name, Params: p.Items.Fields})
-	one := tool.Def{Name: d.Name, Params: []tool.Param{p}}
-	tries := []map[string]any{all}
-	required := map[string]any{}
-	for _, f := range p.Items.Fields {
-		if f.Required {
-			required[f.Name] = all[f.Name]
-			continue
-		}
-		without := map[string]any{}
-		for k, v := range all {
-			if k != f.Name {
-				without[k] = v
-			}
-		}
-		tries = append(tries, without)
-	}
-	for _, item := range append(tries, required) {
-		if _, err := one.Parse(map[string]any{p.Name: []any{item}}); err == nil {
-			return item
-		}
-	}
-	require.Fail(t, "no valid item", "for %s.%s", d.Name, p.Name)
-	return nil
-}
 
 // echoForge answers every request with its own dump (method, URL, every
 // header including Authorization, body) in the way mode says: as an error
@@ -157,7 +78,7 @@ func TestTokenNeverLeaks(t *testing.T) {
 		mode.Store(m)
 		for _, d := range defs {
 			id++
-			p.sendJSON(toolCall(id, d.Name, validArgs(t, d)))
+			p.sendJSON(toolCall(id, d.Name, fakeforge.ValidArgs(t, d)))
 			reply := p.recv()
 			require.EqualValues(t, id, reply["id"], "%s in mode %s", d.Name, m)
 			_, _ = resultText(t, reply)
@@ -175,7 +96,7 @@ func TestTokenNeverLeaks(t *testing.T) {
 	for _, m := range []string{"500", "200-object", "redirect"} {
 		mode.Store(m)
 		for _, d := range defs {
-			raw, err := json.Marshal(validArgs(t, d))
+			raw, err := json.Marshal(fakeforge.ValidArgs(t, d))
 			require.NoError(t, err)
 			bin, err := binaryPath()
 			require.NoError(t, err)
@@ -238,7 +159,7 @@ func TestTokenNeverLeaksHTTP(t *testing.T) {
 		mode.Store(m)
 		for _, d := range operation.All() {
 			id++
-			call(token, id, d.Name, validArgs(t, d))
+			call(token, id, d.Name, fakeforge.ValidArgs(t, d))
 		}
 	}
 	sent := map[string]bool{}

@@ -36,7 +36,7 @@ func Binary() (string, error) {
 
 // config is the whole nginx configuration: one process in the foreground
 // (no privilege switch, so the temp directory needs no other owner), every
-// path under dir, one loopback listener, and the decoding proxy_pass.
+// path under dir, and {servers}: one loopback listener per hop.
 const config = `daemon off;
 master_process off;
 pid {dir}/nginx.pid;
@@ -50,13 +50,29 @@ http {
 	uwsgi_temp_path {dir}/uwsgi;
 	scgi_temp_path {dir}/scgi;
 	client_max_body_size 64m;
-	server {
+{servers}}
+`
+
+// decodingServer is the hop in front of the forge: proxy_pass with a URI
+// decodes the path (%2F included), folds dot segments and passes the
+// result on, re-escaping only '%', '?', '#', spaces and controls.
+const decodingServer = `	server {
 		listen 127.0.0.1:{port};
 		location / {
 			proxy_pass http://{upstream}/;
 		}
 	}
-}
+`
+
+// rawServer is a hop further out: proxy_pass with variables passes $uri,
+// the decoded and normalised path, on as it is, so the next hop decodes
+// it again. "..%252F" leaves it as "..%2F" and the next hop climbs.
+const rawServer = `	server {
+		listen 127.0.0.1:{port};
+		location / {
+			proxy_pass http://{upstream}$uri$is_args$args;
+		}
+	}
 `
 
 // Proxy is a running nginx in front of a forge.
@@ -72,8 +88,14 @@ func (p *Proxy) AccessLog() string {
 }
 
 // Start runs nginx on a free 127.0.0.1 port in front of upstream (a
-// loopback http:// URL without path) until t ends.
-func Start(t testing.TB, upstream string) *Proxy {
+// loopback http:// URL without path) until t ends: one decoding hop.
+func Start(t testing.TB, upstream string) *Proxy { return StartChain(t, upstream, 1) }
+
+// StartChain runs a chain of hops decoding proxies in one nginx in front
+// of upstream until t ends: the hop next to upstream as Start's, each hop
+// further out passing its decoded path on raw (rawServer), the set-up
+// issue 18 climbed through with hops = 2. URL is the outermost hop.
+func StartChain(t testing.TB, upstream string, hops int) *Proxy {
 	t.Helper()
 	bin, err := Binary()
 	if err != nil {
@@ -89,9 +111,18 @@ func Start(t testing.TB, upstream string) *Proxy {
 	if h := up.Hostname(); h != "127.0.0.1" && h != "localhost" && h != "::1" {
 		t.Fatalf("upstream %q is not on a loopback address", upstream)
 	}
+	if hops < 1 {
+		t.Fatalf("a chain has at least one hop, got %d", hops)
+	}
 	dir := t.TempDir()
-	port := freePort(t)
-	conf := strings.NewReplacer("{dir}", dir, "{port}", fmt.Sprint(port), "{upstream}", up.Host).Replace(config)
+	var servers strings.Builder
+	next, tmpl, port := up.Host, decodingServer, 0
+	for range hops {
+		port = freePort(t)
+		servers.WriteString(strings.NewReplacer("{port}", fmt.Sprint(port), "{upstream}", next).Replace(tmpl))
+		next, tmpl = fmt.Sprintf("127.0.0.1:%d", port), rawServer
+	}
+	conf := strings.NewReplacer("{dir}", dir, "{servers}", servers.String()).Replace(config)
 	confPath := filepath.Join(dir, "nginx.conf")
 	if err := os.WriteFile(confPath, []byte(conf), 0o600); err != nil {
 		t.Fatal(err)
