@@ -34,8 +34,11 @@ type downloaded struct {
 	// Set for a window of the file (offset or max_bytes given).
 	tool.Window
 	// PDF describes the PDF's text, which follows as a text content.
-	PDF  *pdftext.Info `json:"pdf,omitempty"`
-	Note string        `json:"note,omitempty"`
+	PDF *pdftext.Info `json:"pdf,omitempty"`
+	// ExternalURL is where an external release asset points; it is not
+	// fetched.
+	ExternalURL string `json:"external_url,omitempty"`
+	Note        string `json:"note,omitempty"`
 }
 
 func (s scope) download(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
@@ -43,7 +46,23 @@ func (s scope) download(ctx context.Context, c *forgejo.Client, a tool.Args) (*m
 	if err != nil {
 		return nil, err
 	}
-	return Download(ctx, c, a, att, s.subject(a), s.name("download"), s.uriParent(a))
+	if strings.EqualFold(att.Type, "external") {
+		return external(&att.Attachment)
+	}
+	return Download(ctx, c, a, &att.Attachment, s.subject(a), s.name("download"), s.uriParent(a))
+}
+
+// external answers the download of an external release asset: Forgejo
+// lets a repository writer make a release asset a link to any URL, the
+// forge's own API included, and its download route redirects there
+// (recorded on Forgejo 13.0.5: attachments/{uuid} answered 303 to
+// /api/v1/user, and the downloader's token fetched the user's own record
+// as "the file"). Its bytes are not the forge's, so nothing is fetched and
+// the token goes nowhere: the agent gets the link and decides.
+func external(att *sdk.Attachment) (*mcp.CallToolResult, error) {
+	return tool.JSON(downloaded{Attachment: att, ExternalURL: att.DownloadURL,
+		Note: "this release asset is external: a link set by a repository writer, not a file the forge holds, so it was " +
+			"not fetched and the forge token was not sent; fetch external_url yourself only if you trust it"})
 }
 
 // Download answers a download tool call for att, whose metadata the caller

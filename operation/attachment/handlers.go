@@ -37,13 +37,21 @@ func (s scope) list(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.C
 	return tool.Items(out, 1, false)
 }
 
+// meta is one attachment's metadata as the forge sends it, with the
+// type Forgejo adds: "attachment", or "external" for a release asset that
+// is only a link a repository writer set (Gitea sends none).
+type meta struct {
+	sdk.Attachment
+	Type string `json:"type"`
+}
+
 // fetch reads one attachment's metadata.
-func (s scope) fetch(ctx context.Context, c *forgejo.Client, a tool.Args, verb string) (*sdk.Attachment, error) {
+func (s scope) fetch(ctx context.Context, c *forgejo.Client, a tool.Args, verb string) (*meta, error) {
 	route, err := s.attachment(a)
 	if err != nil {
 		return nil, err
 	}
-	var att sdk.Attachment
+	var att meta
 	if err := c.DoJSON(ctx, http.MethodGet, route, nil, nil, &att); err != nil {
 		return nil, s.fail(ctx, c, a, err, fmt.Sprintf("%s attachment %d of", verb, a.Int("attachment_id")))
 	}
@@ -55,7 +63,7 @@ func (s scope) get(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.Ca
 	if err != nil {
 		return nil, err
 	}
-	return tool.JSON(att)
+	return tool.JSON(&att.Attachment)
 }
 
 func (s scope) create(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {

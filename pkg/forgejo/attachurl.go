@@ -44,13 +44,20 @@ func (c *Client) AttachmentURL(raw string) (link string, ok bool) {
 		u = &url.URL{Scheme: c.base.Scheme, Host: c.base.Host, Path: u.Path, RawPath: u.RawPath}
 	}
 	rest, under := strings.CutPrefix(u.EscapedPath(), c.base.EscapedPath()+"/")
-	if !under || CheckRoute(u) != nil {
+	if !under || CheckRoute(u) != nil || !isDownloadRoute(rest) {
 		return "", false
 	}
+	u.Fragment, u.RawFragment = "", ""
+	return u.String(), true
+}
+
+// isDownloadRoute reports whether rest, an escaped path below the forge's
+// base path, is one of its attachment download routes.
+func isDownloadRoute(rest string) bool {
 	segs := strings.Split(rest, "/")
 	for _, s := range segs {
 		if s == "" {
-			return "", false
+			return false
 		}
 	}
 	switch {
@@ -58,10 +65,9 @@ func (c *Client) AttachmentURL(raw string) (link string, ok bool) {
 	case len(segs) == 4 && segs[2] == "attachments" && ownerRepo(segs) && uuidPattern.MatchString(segs[3]):
 	case len(segs) >= minReleaseDLSegs && segs[2] == "releases" && segs[3] == "download" && ownerRepo(segs):
 	default:
-		return "", false
+		return false
 	}
-	u.Fragment, u.RawFragment = "", ""
-	return u.String(), true
+	return true
 }
 
 func ownerRepo(segs []string) bool {

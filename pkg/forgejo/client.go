@@ -41,8 +41,9 @@ const (
 
 // NewHTTPClient returns an http.Client with bounded dial, TLS, header and
 // total times, its own transport (http.DefaultTransport is never touched),
-// response bodies capped, and redirects followed only within the forge's
-// origin, so the token is never forwarded to another host.
+// response bodies capped, and redirects followed at most 5 times and only
+// within the forge's origin, base path and kind of route (checkHop), so
+// the token is never forwarded to another host or route.
 func NewHTTPClient(o HTTPOptions) *http.Client {
 	if o.RequestTimeout <= 0 {
 		o.RequestTimeout = DefaultRequestTimeout
@@ -65,17 +66,9 @@ func NewHTTPClient(o HTTPOptions) *http.Client {
 	}
 	base := o.BaseURL
 	return &http.Client{
-		Transport: &limitTransport{next: tr, max: o.MaxResponseBytes},
-		Timeout:   o.RequestTimeout,
-		CheckRedirect: func(req *http.Request, via []*http.Request) error {
-			if len(via) >= 5 {
-				return errors.New("too many redirects")
-			}
-			if base != nil && !SameOrigin(req.URL, base) {
-				return fmt.Errorf("refused a redirect to another origin (%s): the token is only sent to %s", req.URL.Host, base.Host)
-			}
-			return nil
-		},
+		Transport:     &limitTransport{next: tr, max: o.MaxResponseBytes},
+		Timeout:       o.RequestTimeout,
+		CheckRedirect: checkRedirect(base),
 	}
 }
 
@@ -141,9 +134,10 @@ const DefaultMaxUploadBytes = 10 << 20
 // NewClient returns a Client for token on the forge at base. No request is
 // made: the SDK's version probe is skipped on purpose (one round trip per
 // client saved, and no failure at start-up when the forge is briefly down).
-// Every request it sends, SDK or raw, passes the route guard (CheckRoute).
+// Every request it sends, SDK or raw, and every redirect hop of one passes
+// the route guard (CheckRoute and checkHop).
 func NewClient(httpClient *http.Client, base *url.URL, token, userAgent string) *Client {
-	return &Client{base: base, token: token, userAgent: userAgent, http: withRouteGuard(httpClient), maxUpload: DefaultMaxUploadBytes,
+	return &Client{base: base, token: token, userAgent: userAgent, http: withRouteGuard(httpClient, base), maxUpload: DefaultMaxUploadBytes,
 		forge: &forgeCache{}}
 }
 

@@ -125,13 +125,15 @@ func Fields() []FieldDiff {
 			Handling: "Forgejo answers a bare array without a total: a full page means more may follow"},
 		{Definition: "Compare", Forgejo: "files", Handling: "Forgejo's file list; on Gitea built from the commits' own files"},
 		{Definition: "IssueTemplate", Gitea: "assignees", Handling: OneSided, Result: "assignees"},
+		{Definition: "Attachment", Forgejo: "type",
+			Handling: "an external release asset (a link a repository writer set) is reported by the download tools with its URL and never fetched"},
 		{Definition: "query of GET /repos/{owner}/{repo}/actions/runs", Forgejo: "ref", Gitea: "branch",
 			Handling: "both sent: ref=refs/heads/BRANCH and branch=BRANCH"},
 	}
 	features := map[string]string{run: "Workflow run", job: "Workflow job", "ActionWorkflowJobsResponse": "Jobs of a run",
 		"ActionArtifact": "Artifact", "ActionArtifactsResponse": "Artifacts list",
 		"query of GET /repos/{owner}/{repo}/actions/runs": "Workflow runs filter by branch",
-		"Compare": "Compare commits", "IssueTemplate": "Issue template"}
+		"Compare": "Compare commits", "IssueTemplate": "Issue template", "Attachment": "Attachment"}
 	for i := range fields {
 		fields[i].Feature = features[fields[i].Definition]
 	}

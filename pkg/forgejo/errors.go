@@ -251,6 +251,7 @@ func MessageFromBody(body []byte) string {
 func describeCause(err error) string {
 	var netErr net.Error
 	var pathErr *PathError
+	var hopErr *HopError
 	var syn *json.SyntaxError
 	var typ *json.UnmarshalTypeError
 	switch {
@@ -258,6 +259,8 @@ func describeCause(err error) string {
 		return "failed"
 	case errors.As(err, &pathErr):
 		return pathErr.Error()
+	case errors.As(err, &hopErr):
+		return hopErr.Error()
 	case errors.Is(err, context.Canceled):
 		return "cancelled before the forge answered"
 	case errors.Is(err, context.DeadlineExceeded):

@@ -140,9 +140,11 @@ type RawResponse struct {
 
 // DoRaw downloads rawURL, absolute or relative to the forge's base URL
 // (such as an attachment's browser_download_url), with the token. An
-// absolute URL on another origin is refused before any request, and a
-// redirect is followed only within the forge's origin, so the token never
-// reaches another host. The body is read up to opt.MaxBytes and no further.
+// absolute URL on another origin or outside the base path is refused
+// before any request, and a redirect only within the forge's origin, base
+// path and kind of route (the route guard's checkHop), so the token never
+// reaches another host or route. The body is read up to opt.MaxBytes and
+// no further.
 func (c *Client) DoRaw(ctx context.Context, rawURL string, opt RawOptions) (*RawResponse, error) {
 	if opt.MaxBytes <= 0 || opt.Offset < 0 || opt.Length < 0 {
 		return nil, &Error{Verb: "download", Subject: "a file", Cause: errors.New("invalid download window")}
@@ -312,10 +314,10 @@ func (c *Client) newRequest(ctx context.Context, method string, u *url.URL, body
 	return req, nil
 }
 
-// send runs req on the guarded client; a non-2xx answer becomes an *Error
+// send runs req on the client (whose route guard checks every hop); a non-2xx answer becomes an *Error
 // with the forge's message and its body is closed.
 func (c *Client) send(req *http.Request, verb, subject string) (*http.Response, error) {
-	resp, err := c.guarded().Do(req)
+	resp, err := c.http.Do(req)
 	if err != nil {
 		return nil, &Error{Verb: verb, Subject: subject, Cause: err}
 	}
@@ -343,27 +345,6 @@ func (c *Client) decode(req *http.Request, subject string, out any) error {
 		return &Error{Verb: req.Method, Subject: subject, Status: resp.StatusCode, Cause: err}
 	}
 	return nil
-}
-
-// guarded returns the shared client with one more redirect rule, whatever
-// the client was built with: a redirect off the forge's origin is refused,
-// so the token set on the first request is never replayed elsewhere.
-func (c *Client) guarded() *http.Client {
-	hc := *c.http
-	next, base := hc.CheckRedirect, c.base
-	hc.CheckRedirect = func(req *http.Request, via []*http.Request) error {
-		if !SameOrigin(req.URL, base) {
-			return fmt.Errorf("refused a redirect to another origin (%s): the token is only sent to %s", req.URL.Host, base.Host)
-		}
-		if next != nil {
-			return next(req, via)
-		}
-		if len(via) >= 10 {
-			return errors.New("too many redirects")
-		}
-		return nil
-	}
-	return &hc
 }
 
 // readCapped reads r to its end, failing with ErrResponseTooLarge past max

@@ -295,13 +295,13 @@ func TestDoRawRedirects(t *testing.T) {
 	}))
 	defer other.Close()
 	f := fakeforge.New(t)
-	f.Handle("GET /attachments/away", func(w http.ResponseWriter, r *http.Request) {
+	f.Handle("GET /attachments/aaaaaaaa-0001", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, other.URL+"/file", http.StatusFound)
 	})
-	f.Handle("GET /attachments/here", func(w http.ResponseWriter, r *http.Request) {
-		http.Redirect(w, r, "/files/here", http.StatusFound)
+	f.Handle("GET /attachments/aaaaaaaa-0002", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/o/r/attachments/aaaaaaaa-0003", http.StatusFound)
 	})
-	f.Handle("GET /files/here", func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write([]byte("bytes")) })
+	f.Handle("GET /o/r/attachments/aaaaaaaa-0003", func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write([]byte("bytes")) })
 	base := f.BaseURL()
 	clients := map[string]*http.Client{
 		"shared client":                 forgejo.NewHTTPClient(forgejo.HTTPOptions{BaseURL: base}),
@@ -310,16 +310,16 @@ func TestDoRawRedirects(t *testing.T) {
 	for name, hc := range clients {
 		t.Run(name, func(t *testing.T) {
 			c := forgejo.NewClient(hc, base, fakeforge.Token, "ua")
-			_, err := c.DoRaw(context.Background(), "attachments/away", forgejo.RawOptions{MaxBytes: 10})
+			_, err := c.DoRaw(context.Background(), "attachments/aaaaaaaa-0001", forgejo.RawOptions{MaxBytes: 10})
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), "refused a redirect to another origin")
 			assert.Nil(t, leaked.Load(), "the other origin was never contacted")
 
-			got, err := c.DoRaw(context.Background(), "attachments/here", forgejo.RawOptions{MaxBytes: 10})
+			got, err := c.DoRaw(context.Background(), "attachments/aaaaaaaa-0002", forgejo.RawOptions{MaxBytes: 10})
 			require.NoError(t, err)
 			assert.Equal(t, "bytes", string(got.Body))
 			last := f.Requests()[len(f.Requests())-1]
-			assert.Equal(t, "/files/here", last.Path)
+			assert.Equal(t, "/o/r/attachments/aaaaaaaa-0003", last.Path)
 			assert.Equal(t, "token "+fakeforge.Token, last.Auth, "same-origin redirect keeps the token")
 		})
 	}

@@ -16,12 +16,22 @@ import (
 // name leaves as "..%2F..%2Fvictim", which such a proxy turns into a request
 // for another repository. The guard sits in the transport so SDK and raw
 // routes are held to the same rule, whatever built them.
+//
+// With a base URL it also holds every request, each redirect hop included,
+// to the forge's origin and base path, and a redirect to the kind of route
+// the first request was for (checkHop), so the token never reaches a hop
+// outside them.
 type routeGuard struct {
 	next http.RoundTripper
+	base *url.URL // nil: routes only
 }
 
 func (g routeGuard) RoundTrip(req *http.Request) (*http.Response, error) {
-	if err := CheckRoute(req.URL); err != nil {
+	err := CheckRoute(req.URL)
+	if err == nil && g.base != nil {
+		err = checkHop(g.base, req)
+	}
+	if err != nil {
 		if req.Body != nil {
 			req.Body.Close()
 		}
@@ -64,19 +74,19 @@ func routeSegmentProblem(seg string) string {
 }
 
 // withRouteGuard returns a copy of hc whose transport refuses requests that
-// CheckRoute refuses.
-func withRouteGuard(hc *http.Client) *http.Client {
+// CheckRoute refuses, and those that leave base (checkHop).
+func withRouteGuard(hc *http.Client, base *url.URL) *http.Client {
 	if hc == nil {
 		hc = &http.Client{}
 	}
-	if _, ok := hc.Transport.(routeGuard); ok {
-		return hc
-	}
 	next := hc.Transport
+	if g, ok := next.(routeGuard); ok {
+		next = g.next
+	}
 	if next == nil {
 		next = http.DefaultTransport
 	}
 	cp := *hc
-	cp.Transport = routeGuard{next: next}
+	cp.Transport = routeGuard{next: next, base: base}
 	return &cp
 }

@@ -89,10 +89,10 @@ func TestRouteGuardStopsSDKRoutes(t *testing.T) {
 // would fold is refused too; the guard sits under the redirect logic.
 func TestRouteGuardStopsRedirects(t *testing.T) {
 	f := fakeforge.New(t)
-	f.Handle("GET /attachments/{uuid}", func(w http.ResponseWriter, r *http.Request) {
+	f.Handle("GET /api/v1/repos/o/r/media/x", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/api/v1/repos/o/r/wiki/page/..%2F..%2F..%2Fadmin", http.StatusFound)
 	})
-	_, err := f.Client().DoRaw(context.Background(), "attachments/0b1c", forgejo.RawOptions{MaxBytes: 10})
+	_, err := f.Client().DoRaw(context.Background(), "/api/v1/repos/o/r/media/x", forgejo.RawOptions{MaxBytes: 10})
 	require.ErrorContains(t, err, `"../../../admin" cannot be used in a forge API path`)
 	require.Len(t, f.Requests(), 1)
 }
