@@ -65,3 +65,11 @@ func (d *Doc) Int(o Object) (int64, bool) {
 
 // Root is the document catalog.
 func (d *Doc) Root() Dict { return d.Dict(d.Trailer["Root"]) }
+
+// At is the i'th element, nil past the end.
+func (a Array) At(i int) Object {
+	if i < 0 || i >= len(a) {
+		return nil
+	}
+	return a[i]
+}

@@ -26,8 +26,8 @@ const (
 )
 
 type crypt struct {
-	key       []byte
-	stm, str  method
+	key      []byte
+	stm, str method
 }
 
 // pad is the password padding string of Algorithm 2.

@@ -190,8 +190,8 @@ func (l *Lexer) Next() Token {
 	default:
 		l.pos--
 		word := l.regular()
-		if n, ok := number(word); ok {
-			return numberToken(t, word, n)
+		if isNum, isInt := number(word); isNum {
+			return numberToken(t, word, isInt)
 		}
 		t.Kind, t.Bytes = Keyword, word
 	}
@@ -437,5 +437,27 @@ func (l *Lexer) SkipTo(word []byte) bool {
 		if i == len(word) {
 			return true
 		}
+	}
+}
+
+// SkipInlineData skips an inline image's data after ID: up to "EI"
+// between white space (or at the end), PDF 32000-2 §8.9.7.
+func (l *Lexer) SkipInlineData() {
+	prevSpace := true
+	for {
+		c, ok := l.next()
+		if !ok {
+			return
+		}
+		if c == 'E' && prevSpace {
+			if d, ok := l.peek(); ok && d == 'I' {
+				l.pos++
+				e, ok := l.peek()
+				if !ok || IsSpace(e) {
+					return
+				}
+			}
+		}
+		prevSpace = IsSpace(c)
 	}
 }

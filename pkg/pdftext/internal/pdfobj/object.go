@@ -64,6 +64,9 @@ type Parser struct {
 	peeked  *Token
 	// Refs reads "N G R" as a reference (in a file; never in content).
 	Refs bool
+	// Drop keeps reading past the cell budget, dropping the values over
+	// it, instead of failing (for content streams).
+	Drop bool
 }
 
 func (p *Parser) next() Token {
@@ -75,15 +78,19 @@ func (p *Parser) next() Token {
 	return p.Lex.Next()
 }
 
-func (p *Parser) count(n int64) error {
+// count adds n values to the budget; keep false drops them (Drop).
+func (p *Parser) count(n int64) (keep bool, err error) {
 	if p.cells == nil {
-		return nil
+		return true, nil
 	}
 	*p.cells += n
 	if *p.cells > p.max {
-		return fmt.Errorf("%w: over %d values in its objects", ErrLimit, p.max)
+		if p.Drop {
+			return false, nil
+		}
+		return false, fmt.Errorf("%w: over %d values in its objects", ErrLimit, p.max)
 	}
-	return nil
+	return true, nil
 }
 
 // Object reads one object.
@@ -140,6 +147,11 @@ func (p *Parser) object(t Token, depth int) (Object, error) {
 		return Name(t.Bytes), nil
 	case StringTok:
 		b := t.Bytes
+		if keep, err := p.count(int64(len(b) / 32)); err != nil {
+			return nil, err
+		} else if !keep {
+			return String(""), nil
+		}
 		if p.decrypt != nil {
 			b = p.decrypt(append([]byte(nil), b...))
 		}
@@ -171,13 +183,16 @@ func (p *Parser) object(t Token, depth int) (Object, error) {
 			if _, ok := v.(keyword); ok {
 				continue
 			}
-			if len(a) >= MaxElements {
-				return nil, fmt.Errorf("%w: an array of over %d elements", ErrLimit, MaxElements)
-			}
-			if err := p.count(1); err != nil {
+			keep, err := p.count(1)
+			if err != nil {
 				return nil, err
 			}
-			a = append(a, v)
+			if len(a) >= MaxElements && !p.Drop {
+				return nil, fmt.Errorf("%w: an array of over %d elements", ErrLimit, MaxElements)
+			}
+			if keep && len(a) < MaxElements {
+				a = append(a, v)
+			}
 		}
 	case DictOpen:
 		d := Dict{}
@@ -203,13 +218,14 @@ func (p *Parser) object(t Token, depth int) (Object, error) {
 			if _, ok := v.(keyword); ok {
 				continue
 			}
-			if len(d) >= MaxElements {
-				return nil, fmt.Errorf("%w: a dictionary of over %d entries", ErrLimit, MaxElements)
-			}
-			if err := p.count(1); err != nil {
+			keep, err := p.count(1)
+			if err != nil {
 				return nil, err
 			}
-			if v != nil {
+			if len(d) >= MaxElements && !p.Drop {
+				return nil, fmt.Errorf("%w: a dictionary of over %d entries", ErrLimit, MaxElements)
+			}
+			if v != nil && keep && len(d) < MaxElements {
 				d[k] = v
 			}
 		}

@@ -20,7 +20,7 @@ type Page struct {
 // the walk stopped before the end.
 func (d *Doc) Pages(want int) (pages []Page, more bool, err error) {
 	root := d.GetDict(d.Root(), "Pages")
-	if root == nil {
+	if root == nil || (d.GetName(root, "Type") != "Pages" && d.GetArray(root, "Kids") == nil) {
 		return nil, false, fmt.Errorf("%w: it has no page tree", ErrMalformed)
 	}
 	w := walker{d: d, want: want}

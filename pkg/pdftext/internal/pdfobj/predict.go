@@ -135,14 +135,14 @@ func abs(x int) int {
 // lzwEarly decodes LZW with PDF's default early change: the code width
 // grows one code before the table fills (PDF 32000-2 §7.4.4.2).
 type lzwEarly struct {
-	r      *bufio.Reader
-	bits   uint32
-	nbits  uint
-	width  uint
-	table  [][]byte
-	prev   []byte
-	pend   []byte
-	done   bool
+	r     *bufio.Reader
+	bits  uint32
+	nbits uint
+	width uint
+	table [][]byte
+	prev  []byte
+	pend  []byte
+	done  bool
 }
 
 func newLZWEarly(r io.Reader) io.Reader {
