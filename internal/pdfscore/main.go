@@ -24,7 +24,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"syscall"
 	"time"
 
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/pdftext"
@@ -36,6 +35,7 @@ type one struct {
 	First int      `json:"first"`
 	Err   string   `json:"err,omitempty"`
 	MS    float64  `json:"ms"`
+	HWM   float64  `json:"hwm_mb"` // the child's peak RSS
 }
 
 func main() {
@@ -69,10 +69,6 @@ func main() {
 		}
 		cmd := exec.Command(self, "-one", f)
 		out, err := cmd.Output()
-		rss := 0.0
-		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-			rss = float64(ru.Maxrss) * 1024 / 1e6
-		}
 		var o one
 		if err == nil {
 			err = json.Unmarshal(out, &o)
@@ -84,7 +80,7 @@ func main() {
 		for i, page := range o.Pages {
 			n := o.First + i
 			if n-1 < len(ref) {
-				s.add(compare(ref[n-1], page))
+				s.add(compare(ref[n-1], unmark(page)))
 			}
 		}
 		refWords := 0
@@ -104,7 +100,7 @@ func main() {
 		}
 		total.merge(s)
 		fmt.Printf("| %s | %s | %d | %.3f | %.3f | %d | %d | %d | %.0f | %.0f | %s |\n",
-			base, names[base], len(ref), r, p, s.glued, s.split, s.ligatures, o.MS, rss, strings.ReplaceAll(note, "|", "/"))
+			base, names[base], len(ref), r, p, s.glued, s.split, s.ligatures, o.MS, o.HWM, strings.ReplaceAll(note, "|", "/"))
 	}
 	fmt.Printf("\nmicro recall %.4f, precision %.4f over %d PDFs (%d reference words); %d glued, %d split, %d ligatures; %d errors\n",
 		total.recall(), total.precision(), len(files), total.ref, total.glued, total.split, total.ligatures, errorsSeen)
@@ -150,7 +146,22 @@ func extractOne(path string) {
 	if err != nil {
 		o.Err = err.Error()
 	}
+	o.HWM = peakRSS()
 	_ = json.NewEncoder(os.Stdout).Encode(o)
+}
+
+// peakRSS is this process's VmHWM in MB (rusage of a child reports the
+// parent's size at fork when that is larger).
+func peakRSS() float64 {
+	b, _ := os.ReadFile("/proc/self/status")
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			var kb float64
+			fmt.Sscanf(strings.TrimSpace(v), "%f", &kb)
+			return kb * 1024 / 1e6
+		}
+	}
+	return 0
 }
 
 // reference is pdftotext's text of each page.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"regexp"
 	"strings"
 	"unicode"
 
@@ -118,3 +119,10 @@ func joins(a, b []string) int {
 	}
 	return n
 }
+
+// markRE is the marker pdftext puts before a note's or a form field's
+// text ("[note] ", "[form field NAME] "): the project's own words, not the
+// document's, so they are not scored.
+var markRE = regexp.MustCompile(`(?m)^\[(note|form field[^\]]*)\] `)
+
+func unmark(s string) string { return markRE.ReplaceAllString(s, "") }

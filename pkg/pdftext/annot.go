@@ -27,7 +27,11 @@ func (x *extractor) annotations(p pdfobj.Page) {
 		var line string
 		switch d.GetName(ad, "Subtype") {
 		case "Text", "FreeText":
-			if s := oneLine(textString(d.Get(ad, "Contents"))); s != "" {
+			s := oneLine(textString(d.Get(ad, "Contents")))
+			if s == "" {
+				s = oneLine(x.appearanceText(ad))
+			}
+			if s != "" {
 				line = "[note] " + s
 			}
 		case "Widget":
@@ -37,6 +41,28 @@ func (x *extractor) annotations(p pdfobj.Page) {
 			x.out.write("\n" + line)
 		}
 	}
+}
+
+// appearanceText is the text an annotation's normal appearance draws
+// (some writers put a FreeText's text only there).
+func (x *extractor) appearanceText(a pdfobj.Dict) string {
+	d := x.doc
+	s, ok := d.Get(d.GetDict(a, "AP"), "N").(*pdfobj.Stream)
+	if !ok || x.active[s.Ref] {
+		return ""
+	}
+	r, err := d.StreamReader(s)
+	if err != nil {
+		return ""
+	}
+	page := x.out
+	x.out = &layout{max: page.max - page.b.Len()}
+	defer func() { x.out = page }()
+	x.active[s.Ref] = true
+	defer delete(x.active, s.Ref)
+	c := &content{x: x, res: d.GetDict(s.Dict, "Resources"), gs: gstate{ctm: identity, th: 1}, tm: identity, tlm: identity, depth: 1}
+	_ = c.run(r)
+	return x.out.text()
 }
 
 // fieldLine is "[form field NAME] VALUE" for a widget whose field has a

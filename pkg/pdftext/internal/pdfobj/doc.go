@@ -269,7 +269,7 @@ func (d *Doc) indexObjStm(stm int, s *Stream) error {
 		if num <= 0 || num >= len(d.xref) {
 			continue
 		}
-		if e := d.xref[num]; e.kind == 2 && int(e.stm) != stm {
+		if e := d.xref[num]; e.kind == 1 || e.kind == 2 && int(e.stm) != stm {
 			continue // a newer version lives elsewhere
 		}
 		if _, ok := d.cache[num]; ok {
