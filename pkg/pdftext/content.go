@@ -110,11 +110,20 @@ func (c *content) run(r io.Reader) error {
 		if s, ok := v.(pdfobj.String); ok {
 			stackBytes += len(s)
 		}
-		for len(stack) >= maxOperands || (stackBytes > maxOperandBytes && len(stack) > 0) {
-			if s, ok := stack[0].(pdfobj.String); ok {
-				stackBytes -= len(s)
+		if len(stack) >= maxOperands || stackBytes > maxOperandBytes {
+			// Too many operands for any operator: the older half goes
+			// (all but the newest when their bytes are too many).
+			keep := maxOperands / 2
+			if stackBytes > maxOperandBytes {
+				keep = 0
 			}
-			stack = append(stack[:0], stack[1:]...)
+			stack = append(stack[:0], stack[len(stack)-keep:]...)
+			stackBytes = 0
+			for _, o := range stack {
+				if s, ok := o.(pdfobj.String); ok {
+					stackBytes += len(s)
+				}
+			}
 		}
 		stack = append(stack, v)
 	}

@@ -138,6 +138,9 @@ func (l *Lexer) skipSpace() {
 		switch {
 		case IsSpace(c):
 			l.pos++
+			for l.pos < len(l.buf) && IsSpace(l.buf[l.pos]) {
+				l.pos++
+			}
 		case c == '%':
 			for {
 				c, ok := l.peek()
@@ -263,6 +266,15 @@ func number(w []byte) (isNum, isInt bool) {
 // regular reads a run of regular characters.
 func (l *Lexer) regular() []byte {
 	for {
+		// The run within the buffer at once, then byte by byte across a
+		// refill.
+		start := l.pos
+		for l.pos < len(l.buf) && !IsSpace(l.buf[l.pos]) && !IsDelim(l.buf[l.pos]) {
+			l.pos++
+		}
+		if n := min(l.pos-start, l.max()-len(l.tmp)); n > 0 {
+			l.tmp = append(l.tmp, l.buf[start:start+n]...)
+		}
 		c, ok := l.peek()
 		if !ok || IsSpace(c) || IsDelim(c) {
 			return l.tmp
