@@ -19,8 +19,8 @@ import (
 const (
 	stdioTargetMB = 128
 	// pdfTargetMB bounds one download of a hostile PDF, text extracted.
-	pdfTargetMB = 64
-	httpTargetMB  = 256
+	pdfTargetMB  = 64
+	httpTargetMB = 256
 	// maxMessage is the largest message both transports accept at default
 	// limits: --max-frame-bytes and --http-max-body-bytes (16 MiB).
 	maxMessage = 16 << 20
