@@ -135,10 +135,12 @@ const DefaultMaxUploadBytes = 10 << 20
 // made: the SDK's version probe is skipped on purpose (one round trip per
 // client saved, and no failure at start-up when the forge is briefly down).
 // Every request it sends, SDK or raw, and every redirect hop of one passes
-// the route guard (CheckRoute and checkHop).
+// the route guard (CheckRoute and checkHop) and the route gate (routes the
+// forge's version lacks, Routes).
 func NewClient(httpClient *http.Client, base *url.URL, token, userAgent string) *Client {
-	return &Client{base: base, token: token, userAgent: userAgent, http: withRouteGuard(httpClient, base), maxUpload: DefaultMaxUploadBytes,
-		forge: &forgeCache{}}
+	c := &Client{base: base, token: token, userAgent: userAgent, maxUpload: DefaultMaxUploadBytes, forge: &forgeCache{}}
+	c.http = withRouteGate(withRouteGuard(httpClient, base), c)
+	return c
 }
 
 // WithMaxUpload returns a copy of c whose uploads are limited to n bytes.
