@@ -25,6 +25,7 @@ type cliFlags struct {
 	args   string
 	output string
 	out    string
+	maxOut int64
 	file   string
 	help   bool
 }
@@ -107,7 +108,7 @@ func runCLI(ctx context.Context, before, after []string, std IO, env Env) int {
 		if _, _, inline := payload(res); !inline {
 			// Over the inline cap: read it in windows.
 			call := func(a map[string]any) *mcp.CallToolResult { return runner.Call(ctx, def, a) }
-			if err := pageOut(ctx, std, call, args, window, res, cf.out); err != nil {
+			if err := pageOut(ctx, std, call, args, window, res, cf.out, cf.maxOut); err != nil {
 				fmt.Fprintln(std.Err, "forgejo-mcp:", err)
 				return ExitToolError
 			}
@@ -140,6 +141,7 @@ func (cf *cliFlags) register(fs *pflag.FlagSet, forTool, withFile bool) {
 	if forTool {
 		fs.StringVar(&cf.args, "args", "", "arguments as a JSON object ('-' reads standard input)")
 		fs.StringVar(&cf.out, "out", "", "write the file a result carries (blob, image or text file) to this file, read in windows when large; '-' is standard output")
+		fs.Int64Var(&cf.maxOut, "max-out-bytes", DefaultMaxOutBytes, "largest file --out writes; a larger one is refused before anything is written")
 	}
 	if withFile {
 		fs.StringVar(&cf.file, "file", "", "the file to upload: read and base64-encoded for you")
@@ -331,7 +333,7 @@ func printToolHelp(w io.Writer, d tool.Def, fs *pflag.FlagSet) {
 // is never dropped silently: without --out a line says what there is.
 func printResult(std IO, res *mcp.CallToolResult, cf cliFlags) error {
 	if cf.out != "" && !res.IsError {
-		if err := saveOne(std, res, cf.out); err != nil {
+		if err := saveOne(std, res, cf.out, cf.maxOut); err != nil {
 			return err
 		}
 		if cf.out == "-" {

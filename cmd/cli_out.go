@@ -113,29 +113,66 @@ func fileSize(m map[string]any) int64 {
 	return -1
 }
 
+// DefaultMaxOutBytes is --max-out-bytes: the largest file --out writes
+// unless told otherwise. A forge can claim any size and page through
+// windows of it for as long as it likes; without a cap a hostile one
+// fills the disk.
+const DefaultMaxOutBytes = 1 << 30
+
 // sink is where --out writes: a temporary file renamed into place on
-// commit, or standard output for "-".
+// commit, or standard output for "-". It writes at most limit bytes.
 type sink struct {
-	path string
-	tmp  *os.File
-	w    *bufio.Writer
-	std  io.Writer
+	path  string
+	tmp   *os.File
+	w     *bufio.Writer
+	limit int64
+	n     int64
 }
 
-func openSink(path string, stdout io.Writer) (*sink, error) {
-	if path == "-" {
-		return &sink{path: path, w: bufio.NewWriter(stdout)}, nil
+func openSink(path string, stdout io.Writer, limit int64) (*sink, error) {
+	if limit <= 0 {
+		limit = DefaultMaxOutBytes
 	}
+	if path == "-" {
+		return &sink{path: path, w: bufio.NewWriter(stdout), limit: limit}, nil
+	}
+	// CreateTemp makes the file 0600: nobody else can open it while it is
+	// written; commit gives it its final mode.
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".part-*")
 	if err != nil {
 		return nil, fmt.Errorf("--out: %v", errors.Unwrap(err))
 	}
-	return &sink{path: path, tmp: tmp, w: bufio.NewWriter(tmp)}, nil
+	return &sink{path: path, tmp: tmp, w: bufio.NewWriter(tmp), limit: limit}, nil
 }
 
-func (s *sink) Write(b []byte) (int, error) { return s.w.Write(b) }
+// reserve checks, before anything is written, that a file of size bytes
+// is within the limit and fits in the free space of its folder.
+func (s *sink) reserve(size int64) error {
+	if size > s.limit {
+		return fmt.Errorf("the file is %d bytes, over the --max-out-bytes limit of %d; raise the limit to save it", size, s.limit)
+	}
+	if s.tmp == nil {
+		return nil
+	}
+	dir := filepath.Dir(s.path)
+	if free, ok := freeBytes(dir); ok && size > free {
+		return fmt.Errorf("the file is %d bytes but only %d bytes are free in %s; free some space or choose another folder", size, free, dir)
+	}
+	return nil
+}
 
-// commit makes the file appear; abort removes every trace of it.
+func (s *sink) Write(b []byte) (int, error) {
+	if s.n+int64(len(b)) > s.limit {
+		return 0, fmt.Errorf("the file is over the --max-out-bytes limit of %d bytes; raise the limit to save it", s.limit)
+	}
+	n, err := s.w.Write(b)
+	s.n += int64(n)
+	return n, err
+}
+
+// commit makes the file appear; abort removes every trace of it. The file
+// gets the mode of the file it replaces, so a 0600 file stays 0600, or
+// else what a new file gets under the process's umask (0644 under 022).
 func (s *sink) commit() error {
 	if err := s.w.Flush(); err != nil {
 		s.abort()
@@ -146,7 +183,7 @@ func (s *sink) commit() error {
 	}
 	err := s.tmp.Sync()
 	if err == nil {
-		err = s.tmp.Chmod(0o644)
+		err = s.tmp.Chmod(outMode(s.path))
 	}
 	if cerr := s.tmp.Close(); err == nil {
 		err = cerr
@@ -161,6 +198,15 @@ func (s *sink) commit() error {
 	return nil
 }
 
+// outMode is the mode --out gives path: that of the file there now, or
+// 0666 less the umask.
+func outMode(path string) os.FileMode {
+	if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() {
+		return st.Mode().Perm()
+	}
+	return 0o666 &^ umask()
+}
+
 func (s *sink) abort() {
 	if s.tmp != nil {
 		_ = s.tmp.Close()
@@ -168,15 +214,20 @@ func (s *sink) abort() {
 	}
 }
 
-// saveOne writes the file one result carries to --out.
-func saveOne(std IO, res *mcp.CallToolResult, out string) error {
+// saveOne writes the file one result carries to --out, at most limit
+// bytes.
+func saveOne(std IO, res *mcp.CallToolResult, out string, limit int64) error {
 	b, desc, ok := payload(res)
 	if !ok {
 		return fmt.Errorf("--out: the result has no binary content to save")
 	}
-	s, err := openSink(out, std.Out)
+	s, err := openSink(out, std.Out, limit)
 	if err != nil {
 		return err
+	}
+	if err := s.reserve(int64(len(b))); err != nil {
+		s.abort()
+		return fmt.Errorf("--out: %v", err)
 	}
 	if _, err := s.Write(b); err != nil {
 		s.abort()
@@ -192,9 +243,11 @@ func saveOne(std IO, res *mcp.CallToolResult, out string) error {
 // pageOut reads the file window by window with call (args plus offset and
 // max_bytes) and writes it to out. It checks each window's offset and
 // sha256, the total, and the whole file's sha256 when the first result
-// (first) gives one. Any failure removes the partial file.
-func pageOut(ctx context.Context, std IO, call func(map[string]any) *mcp.CallToolResult, args map[string]any, window int64, first *mcp.CallToolResult, out string) error {
-	s, err := openSink(out, std.Out)
+// (first) gives one. Any failure removes the partial file. The file's
+// size is checked against limit and the free space before the first byte
+// is written, and the bytes against limit as they come.
+func pageOut(ctx context.Context, std IO, call func(map[string]any) *mcp.CallToolResult, args map[string]any, window int64, first *mcp.CallToolResult, out string, limit int64) error {
+	s, err := openSink(out, std.Out, limit)
 	if err != nil {
 		return err
 	}
@@ -207,6 +260,11 @@ func pageOut(ctx context.Context, std IO, call func(map[string]any) *mcp.CallToo
 		return fmt.Errorf("--out: "+format, a...)
 	}
 	want, wantSize := fileSHA256(meta(first)), fileSize(meta(first))
+	if wantSize >= 0 {
+		if err := s.reserve(wantSize); err != nil {
+			return fail("%v", err)
+		}
+	}
 	whole := sha256.New()
 	progress := isTerminal(std.Err)
 	var offset, total int64 = 0, -1
@@ -240,8 +298,16 @@ func pageOut(ctx context.Context, std IO, call func(map[string]any) *mcp.CallToo
 		}
 		if total < 0 {
 			total = int64(t)
+			if wantSize < 0 {
+				if err := s.reserve(total); err != nil {
+					return fail("%v", err)
+				}
+			}
 		} else if int64(t) != total {
 			return fail("the file changed size while being read (%d, then %d bytes)", total, int64(t))
+		}
+		if offset+int64(len(b)) > total {
+			return fail("the window at offset %d runs past the file's %d bytes", offset, total)
 		}
 		if _, err := s.Write(b); err != nil {
 			return fail("%v", err)

@@ -146,7 +146,7 @@ func TestPageOutChecks(t *testing.T) {
 			dir := t.TempDir()
 			file := filepath.Join(dir, "a.zip")
 			var errb bytes.Buffer
-			err := pageOut(context.Background(), IO{Out: &bytes.Buffer{}, Err: &errb}, window(data, tc.lie), map[string]any{}, 4096, first(tc.sum), file)
+			err := pageOut(context.Background(), IO{Out: &bytes.Buffer{}, Err: &errb}, window(data, tc.lie), map[string]any{}, 4096, first(tc.sum), file, 0)
 			entries, _ := os.ReadDir(dir)
 			if tc.err == "" {
 				require.NoError(t, err)
