@@ -135,7 +135,7 @@ func Download(ctx context.Context, c *forgejo.Client, a tool.Args, att *sdk.Atta
 	}
 	tool.Progress(ctx, offset+int64(len(body)), total)
 	whole := offset == 0 && int64(len(body)) == total
-	mt := contentType(att.Name, raw.ContentType, body, offset == 0)
+	mt := tool.BlobType(contentType(att.Name, raw.ContentType, body, offset == 0), body)
 	out.MIMEType, out.Note = mt, note
 	var pdfText *mcp.TextContent
 	if whole && pdftext.IsPDF(body) {

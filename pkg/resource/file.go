@@ -106,7 +106,7 @@ func readFile(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToo
 	}
 	mt := mime.TypeByExtension(path.Ext(p))
 	if !tool.IsBinary(data) {
-		if mt == "" || !isTextType(mt) {
+		if mt == "" || !tool.IsTextType(mt) {
 			mt = "text/plain"
 		}
 		if base, _, err := mime.ParseMediaType(mt); err == nil {
@@ -121,15 +121,6 @@ func readFile(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToo
 		mt = base
 	}
 	return &mcp.CallToolResult{Content: []mcp.Content{tool.Blob("", mt, data)}}, nil
-}
-
-// isTextType says whether a MIME type from a file's extension describes
-// text, so a UTF-8 file keeps it (text/markdown, application/json) rather
-// than being relabelled text/plain.
-func isTextType(mt string) bool {
-	base, _, _ := mime.ParseMediaType(mt)
-	return strings.HasPrefix(base, "text/") || strings.HasSuffix(base, "json") || strings.HasSuffix(base, "xml") ||
-		base == "application/javascript" || base == "application/x-sh" || base == "application/toml" || base == "application/yaml"
 }
 
 func listing(a tool.Args, dir string, raw json.RawMessage) (*mcp.CallToolResult, error) {

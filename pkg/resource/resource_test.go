@@ -227,3 +227,16 @@ func TestReadNeedsTheTool(t *testing.T) {
 	assert.Contains(t, msg, "this server does not offer get_wiki_page")
 	assert.Len(t, f.Requests(), 2, "the issue and its comments; nothing for the wiki page")
 }
+
+// TestBinaryFileIsNotLabelledText: a repository file named .md whose bytes
+// are binary is read as a blob labelled application/octet-stream, not
+// text/markdown (issue 18, item 11).
+func TestBinaryFileIsNotLabelledText(t *testing.T) {
+	f := fakeforge.New(t)
+	f.JSON("GET /api/v1/repos/o/r/contents/notes.md", 200, map[string]any{"type": "file", "path": "notes.md", "name": "notes.md",
+		"size": 12, "encoding": "base64", "content": b64("\x1b[2J\x00\x07 bell\x08")})
+	c := read(t, newServer(t, f), false, "forgejo://o/r/files/notes.md")
+	require.Len(t, c, 1)
+	assert.Equal(t, "application/octet-stream", c[0]["mimeType"])
+	assert.NotEmpty(t, c[0]["blob"])
+}

@@ -17,11 +17,12 @@ import (
 // vision models look at directly, and uploads arrive as a base64 string.
 
 // Blob returns data as an embedded blob resource named uri, the form every
-// MCP client can save or hand on without guessing an encoding.
+// MCP client can save or hand on without guessing an encoding. Bytes that
+// are not text are never labelled as text (BlobType).
 func Blob(uri, mimeType string, data []byte) mcp.EmbeddedResource {
 	return mcp.NewEmbeddedResource(mcp.BlobResourceContents{
 		URI:      uri,
-		MIMEType: mimeType,
+		MIMEType: BlobType(mimeType, data),
 		Blob:     base64.StdEncoding.EncodeToString(data),
 	})
 }
