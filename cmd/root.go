@@ -110,9 +110,11 @@ func Main(ctx context.Context, args []string, std IO, env Env) int {
 
 // serveStdio serves s on the process's standard streams through the
 // project's own bounded stdio front (pkg/stdio) rather than mcp-go's, which
-// reads unbounded lines and replies to cancelled requests.
+// reads unbounded lines and replies to cancelled requests. Everything it
+// writes is masked of the token: the client can make mcp-go echo any
+// string it sends (a method, a prompt name, a log level) in an error.
 func serveStdio(ctx context.Context, s *server.MCPServer, std IO, cfg *Config, args rpcguard.ArgLimitFunc, logger *slog.Logger) error {
-	return stdio.Serve(ctx, s, std.In, std.Out, stdio.Limits{
+	return stdio.Serve(ctx, s, std.In, redact.NewWriter(std.Out, cfg.Token), stdio.Limits{
 		MaxFrameBytes:    cfg.MaxFrameBytes,
 		MaxOutstanding:   cfg.MaxOutstanding,
 		MaxInflightBytes: cfg.MaxInflightBytes,

@@ -13,6 +13,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/redact"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/rpcguard"
 )
 
@@ -36,7 +37,8 @@ func (s *Server) serveMessage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if ri := infoFrom(r.Context()); ri != nil {
-		ri.method = forgejo.Sanitize(m.Method, 64)
+		// Redacted before it is cut: a cut token no longer matches.
+		ri.method = forgejo.Sanitize(redact.String(m.Method, redact.Secrets(r.Context())...), 64)
 	}
 	release, err := s.budget.Reserve(r.Context(), rpcguard.Cost(m), s.opts.InflightWait)
 	if err != nil {

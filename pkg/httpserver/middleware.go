@@ -72,11 +72,13 @@ func (h contextHandler) WithGroup(name string) slog.Handler {
 	return contextHandler{h.Handler.WithGroup(name)}
 }
 
-// statusWriter records the status for the access log. It forwards Flush so
-// mcp-go can still stream server-sent events through it.
+// statusWriter records the status for the access log and masks the
+// request's credentials in everything written (mask: see observe). It
+// forwards Flush so mcp-go can still stream server-sent events through it.
 type statusWriter struct {
 	http.ResponseWriter
 	status int
+	mask   *redact.Replacer
 }
 
 func (w *statusWriter) WriteHeader(code int) {
@@ -90,7 +92,10 @@ func (w *statusWriter) Write(p []byte) (int, error) {
 	if w.status == 0 {
 		w.status = http.StatusOK
 	}
-	return w.ResponseWriter.Write(p)
+	if _, err := w.ResponseWriter.Write(w.mask.Bytes(p)); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }
 
 func (w *statusWriter) Flush() {
@@ -102,22 +107,28 @@ func (w *statusWriter) Flush() {
 func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // observe is the outermost layer: request id, one access log line per
-// request (never a header value, so never a token) and panic recovery.
+// request (never a header value, so never a token), panic recovery, and
+// the one place the request's credentials are masked in its answer: every
+// body byte any layer writes (a 400 echoing an X-MCP-* header, a JSON-RPC
+// error of mcp-go's echoing a method, a prompt name or argument, a log
+// level) passes the request's Replacer. Tool results are redacted by the
+// Runner already; this catches what no tool built.
 func (s *Server) observe(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		ri := &requestInfo{id: requestID(r.Header.Get(HeaderRequestID))}
 		w.Header().Set(HeaderRequestID, ri.id)
-		sw := &statusWriter{ResponseWriter: w}
 		ctx := context.WithValue(r.Context(), infoKey{}, ri)
 		// Every line logged for this request, the access line included,
 		// is redacted of the credentials it carries (redact.Handler).
-		for _, secret := range authSecrets(r.Header) {
+		secrets := authSecrets(r.Header)
+		if s.opts.SharedToken != "" {
+			secrets = append(secrets, s.opts.SharedToken)
+		}
+		for _, secret := range secrets {
 			ctx = redact.WithSecret(ctx, secret)
 		}
-		if s.opts.SharedToken != "" {
-			ctx = redact.WithSecret(ctx, s.opts.SharedToken)
-		}
+		sw := &statusWriter{ResponseWriter: w, mask: redact.NewReplacer(secrets...)}
 		defer func() {
 			if p := recover(); p != nil {
 				if p == http.ErrAbortHandler {
