@@ -7,17 +7,19 @@ import (
 )
 
 // ValidID reports whether raw, a JSON value, is an id this server accepts
-// and echoes exactly: a string, or an integer from -2^53 to 2^53 written
-// as one (no fraction, exponent or -0). Other numbers would come back
-// changed (2^64 as 18446744073709552000, 1e3 as 1000), and null, booleans,
-// objects and arrays are no ids in MCP.
+// and echoes exactly: a string of Unicode characters, or an integer from
+// -2^53 to 2^53 written as one (no fraction, exponent or -0). Other
+// numbers would come back changed (2^64 as 18446744073709552000, 1e3 as
+// 1000), so would a string escaping a lone UTF-16 surrogate ("\ud800"
+// decodes to U+FFFD), and null, booleans, objects and arrays are no ids in
+// MCP.
 func ValidID(raw []byte) bool {
 	if len(raw) == 0 {
 		return false
 	}
 	if raw[0] == '"' {
 		_, ok := stringValue(raw)
-		return ok
+		return ok && !loneSurrogate(raw)
 	}
 	digits := raw
 	if digits[0] == '-' {
@@ -88,4 +90,55 @@ func firstByte(b []byte) byte {
 		}
 	}
 	return 0
+}
+
+// loneSurrogate reports whether raw, a valid JSON string, escapes a UTF-16
+// surrogate that is not half of a pair: a high one (\uD800–\uDBFF) not
+// directly followed by an escaped low one (\uDC00–\uDFFF), or a low one
+// alone. Encoded as UTF-8 a surrogate is invalid and refused before this.
+func loneSurrogate(raw []byte) bool {
+	for i := 1; i < len(raw)-1; i++ {
+		if raw[i] != '\\' {
+			continue
+		}
+		if raw[i+1] != 'u' {
+			i++ // an escaped character, \\ included
+			continue
+		}
+		r := hex4(raw[i+2:])
+		switch {
+		case r >= 0xDC00 && r <= 0xDFFF:
+			return true
+		case r >= 0xD800 && r <= 0xDBFF:
+			next := raw[i+6:]
+			if len(next) < 6 || next[0] != '\\' || next[1] != 'u' {
+				return true
+			}
+			if lo := hex4(next[2:]); lo < 0xDC00 || lo > 0xDFFF {
+				return true
+			}
+			i += 11 // the pair
+		default:
+			i += 5
+		}
+	}
+	return false
+}
+
+// hex4 is the value of the four hex digits b starts with (valid JSON
+// guarantees them).
+func hex4(b []byte) rune {
+	var r rune
+	for _, c := range b[:4] {
+		r <<= 4
+		switch {
+		case c >= '0' && c <= '9':
+			r |= rune(c - '0')
+		case c >= 'a' && c <= 'f':
+			r |= rune(c-'a') + 10
+		case c >= 'A' && c <= 'F':
+			r |= rune(c-'A') + 10
+		}
+	}
+	return r
 }

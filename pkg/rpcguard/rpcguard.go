@@ -186,6 +186,9 @@ func Check(msg []byte, lim Limits) (Message, *Error) {
 		return refuse(replyID, CodeInvalidRequest, "invalid request: more than one member is named %q when case is ignored; send it once, spelled exactly so", s.topBad)
 	}
 	if id != nil && !ValidID(id) {
+		if id[0] == '"' {
+			return refuse(Null, CodeInvalidRequest, `invalid request: id escapes a lone UTF-16 surrogate (such as "\ud800"), which cannot come back unchanged; use a string of Unicode characters`)
+		}
 		return refuse(Null, CodeInvalidRequest, "invalid request: id must be a string or an integer from -2^53 to 2^53 (%d)", int64(MaxID))
 	}
 	if string(s.top[mJSONRPC].of(msg)) != `"2.0"` {

@@ -111,6 +111,30 @@ func TestIDs(t *testing.T) {
 	}
 }
 
+// TestLoneSurrogateIDs: issue 18, item 13. "\ud800" decodes to U+FFFD,
+// so the answer would carry another id than the request; a pair is one
+// character and comes back as it.
+func TestLoneSurrogateIDs(t *testing.T) {
+	for raw, ok := range map[string]bool{
+		`"\ud800"`: false, `"\uDBFF"`: false, `"\udc00"`: false, `"x\uDFFF"`: false, `"\ud800x"`: false,
+		`"\ud800\u0041"`: false, `"\ud800\ud800"`: false, `"\udc00\ud800"`: false, `"\ud800\n"`: false,
+		`"\ud83d\ude00"`: true, `"a\uD83D\uDE00b"`: true, `"\\ud800"`: true, `"\\\ud83d\ude00"`: true,
+		`"\u0041\u00e9"`: true, `"\uffff"`: true, `"😀"`: true,
+	} {
+		t.Run(raw, func(t *testing.T) {
+			assert.Equal(t, ok, ValidID([]byte(raw)))
+			_, err := Check([]byte(`{"jsonrpc":"2.0","id":`+raw+`,"method":"ping"}`), Limits{})
+			if ok {
+				assert.Nil(t, err)
+				return
+			}
+			require.NotNil(t, err)
+			assert.Equal(t, "null", string(err.ID))
+			assert.Contains(t, err.Message, "id escapes a lone UTF-16 surrogate")
+		})
+	}
+}
+
 func TestRecoverID(t *testing.T) {
 	big := strings.Repeat("x", 100<<10)
 	assert.Equal(t, `"a"`, string(RecoverID([]byte(`{"jsonrpc":"2.0","id":"a","method":"ping","params":{"p":"`+big))))

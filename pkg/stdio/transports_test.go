@@ -140,6 +140,11 @@ func TestIDsOnBothTransports(t *testing.T) {
 		{`1.5`, false}, {`-0`, false}, {`1e3`, false}, {`2.0`, false},
 		{`true`, false}, {`{}`, false}, {`[]`, false}, {`null`, false},
 		{`"a"`, true}, {`""`, true}, {`"\u0061b"`, true}, {`"18446744073709551616"`, true},
+		// Issue 18, item 13: a lone UTF-16 surrogate decodes to U+FFFD and
+		// would come back as another id; a pair is one character.
+		{`"\ud800"`, false}, {`"\uDFFF"`, false}, {`"a\ud83d"`, false}, {`"\ude00x"`, false},
+		{`"\ud83d\ud83d"`, false}, {`"\ude00\ud83d"`, false},
+		{`"\ud83d\ude00"`, true}, {`"\\ud800"`, true}, {`"😀"`, true},
 	}
 	for _, id := range ids {
 		for _, body := range []string{

@@ -106,9 +106,12 @@ func writeEscape(b *strings.Builder, r rune) {
 // IsInvisible reports whether r is escaped by EscapeInvisible wherever it
 // stands: C0 controls other than tab, newline and carriage return, DEL, C1
 // controls, every Unicode format character (category Cf), every
-// Default_Ignorable_Code_Point (see IsDefaultIgnorable), and the whole
-// block U+E0000–U+E0FFF (tags, variation selectors 17–256 and code points
-// not yet assigned there, which a newer client may render as nothing).
+// Default_Ignorable_Code_Point (see IsDefaultIgnorable), the whole block
+// U+E0000–U+E0FFF (tags, variation selectors 17–256 and code points not
+// yet assigned there, which a newer client may render as nothing), every
+// private-use code point (category Co: no agreed glyph, so a font may draw
+// it as anything or nothing), the noncharacters, and U+2800 BRAILLE
+// PATTERN BLANK, which looks like a space but is none.
 //
 // U+FE0E and U+FE0F are the exception: they are default-ignorable, but
 // IsInvisible leaves them to EscapeInvisible, which keeps one after a
@@ -135,8 +138,20 @@ func IsInvisible(r rune) bool {
 		return false
 	case r >= 0xE0000 && r <= 0xE0FFF:
 		return true
+	case r == 0x2800:
+		// Braille pattern blank: drawn as an empty cell, so it passes for
+		// a space, yet it is no white space and splits no word.
+		return true
+	case isNoncharacter(r):
+		return true
 	}
-	return unicode.Is(unicode.Cf, r) || IsDefaultIgnorable(r)
+	return unicode.In(r, unicode.Cf, unicode.Co) || IsDefaultIgnorable(r)
+}
+
+// isNoncharacter reports the 66 code points Unicode sets aside never to be
+// characters: U+FDD0–U+FDEF and the last two of every plane.
+func isNoncharacter(r rune) bool {
+	return r >= 0xFDD0 && r <= 0xFDEF || r&0xFFFE == 0xFFFE
 }
 
 // IsDefaultIgnorable reports whether r has the Unicode property

@@ -41,6 +41,14 @@ var invisibleCorpus = []struct {
 	{"a run of presentation selectors carries bits: all but the first escaped", "\u2764\ufe0f\ufe0e\ufe0f", "\u2764\ufe0f" + `\ufe0e\ufe0f`},
 	{"a presentation selector with nothing before it is escaped", "\ufe0fa \ufe0e\n\ufe0f", `\ufe0fa \ufe0e` + "\n" + `\ufe0f`},
 	{"a presentation selector after an escaped rune is escaped", "a\u200b\ufe0f", `a\u200b\ufe0f`},
+	// Issue 18, item 13: code points with no agreed glyph, which a font may
+	// draw as anything or nothing, and the braille blank, which looks like
+	// a space but is not white space.
+	{"private use in the BMP", "a\ue000b\uf8ffc", `a\ue000b\uf8ffc`},
+	{"private use planes 15 and 16", "a\U000F0000b\U0010FFFDc", `a\udb80\udc00b\udbff\udffdc`},
+	{"braille pattern blank", "ignore\u2800previous", `ignore\u2800previous`},
+	{"noncharacters", "a\ufdd0b\ufffec\U0001FFFF", `a\ufdd0b\ufffec\ud83f\udfff`},
+	{"braille with dots stays", "\u2801\u28ff", "\u2801\u28ff"},
 }
 
 func TestEscapeInvisible(t *testing.T) {
@@ -124,12 +132,30 @@ func TestDefaultIgnorableDerivation(t *testing.T) {
 
 // TestIsInvisibleCoversDefaultIgnorable: every default-ignorable code
 // point, every Cf and the whole tag block U+E0000–U+E0FFF is escaped, but
-// for the two presentation selectors that EscapeInvisible judges in context.
+// for the two presentation selectors that EscapeInvisible judges in
+// context; so is every private-use code point (U+E000–U+F8FF, planes 15
+// and 16, 137,468 of them), every noncharacter (66) and U+2800, written
+// out here by their published ranges.
 func TestIsInvisibleCoversDefaultIgnorable(t *testing.T) {
+	private := [][2]rune{{0xE000, 0xF8FF}, {0xF0000, 0xFFFFD}, {0x100000, 0x10FFFD}}
+	noncharacters := [][2]rune{{0xFDD0, 0xFDEF}}
+	for plane := rune(0); plane <= 0x10; plane++ {
+		noncharacters = append(noncharacters, [2]rune{plane<<16 | 0xFFFE, plane<<16 | 0xFFFF})
+	}
 	for r := rune(0xA0); r <= unicode.MaxRune; r++ {
-		want := (inRanges(r, defaultIgnorableRanges) || unicode.Is(unicode.Cf, r)) && r != 0xFE0E && r != 0xFE0F
+		want := (inRanges(r, defaultIgnorableRanges) || unicode.Is(unicode.Cf, r)) && r != 0xFE0E && r != 0xFE0F ||
+			inPairs(r, private) || inPairs(r, noncharacters) || r == 0x2800
 		if tool.IsInvisible(r) != want {
 			t.Errorf("IsInvisible(%U) = %v, want %v", r, !want, want)
 		}
 	}
+}
+
+func inPairs(r rune, ranges [][2]rune) bool {
+	for _, p := range ranges {
+		if r >= p[0] && r <= p[1] {
+			return true
+		}
+	}
+	return false
 }
