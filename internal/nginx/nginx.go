@@ -9,7 +9,9 @@ package nginx
 
 import (
 	"fmt"
+	"io"
 	"net"
+	"net/http"
 	"net/url"
 	"os"
 	"os/exec"
@@ -36,7 +38,9 @@ func Binary() (string, error) {
 
 // config is the whole nginx configuration: one process in the foreground
 // (no privilege switch, so the temp directory needs no other owner), every
-// path under dir, and {servers}: one loopback listener per hop.
+// path under dir, and {servers}: one loopback listener per hop. Each
+// answers /.nginx-ready with this start's nonce, so readiness is this
+// nginx's answer and not another process's that took the port first.
 const config = `daemon off;
 master_process off;
 pid {dir}/nginx.pid;
@@ -58,6 +62,9 @@ http {
 // result on, re-escaping only '%', '?', '#', spaces and controls.
 const decodingServer = `	server {
 		listen 127.0.0.1:{port};
+		location = /.nginx-ready {
+			return 200 "{nonce}";
+		}
 		location / {
 			proxy_pass http://{upstream}/;
 		}
@@ -69,6 +76,9 @@ const decodingServer = `	server {
 // it again. "..%252F" leaves it as "..%2F" and the next hop climbs.
 const rawServer = `	server {
 		listen 127.0.0.1:{port};
+		location = /.nginx-ready {
+			return 200 "{nonce}";
+		}
 		location / {
 			proxy_pass http://{upstream}$uri$is_args$args;
 		}
@@ -89,7 +99,10 @@ func (p *Proxy) AccessLog() string {
 
 // Start runs nginx on a free 127.0.0.1 port in front of upstream (a
 // loopback http:// URL without path) until t ends: one decoding hop.
-func Start(t testing.TB, upstream string) *Proxy { return StartChain(t, upstream, 1) }
+func Start(t testing.TB, upstream string) *Proxy {
+	t.Helper()
+	return StartChain(t, upstream, 1)
+}
 
 // StartChain runs a chain of hops decoding proxies in one nginx in front
 // of upstream until t ends: the hop next to upstream as Start's, each hop
@@ -97,6 +110,9 @@ func Start(t testing.TB, upstream string) *Proxy { return StartChain(t, upstream
 // issue 18 climbed through with hops = 2. URL is the outermost hop.
 func StartChain(t testing.TB, upstream string, hops int) *Proxy {
 	t.Helper()
+	if hops < 1 {
+		t.Fatalf("a chain has at least one hop, got %d", hops)
+	}
 	bin, err := Binary()
 	if err != nil {
 		if os.Getenv("CI") != "" || os.Getenv("FORGEJO_TEST_REQUIRE") != "" {
@@ -111,27 +127,44 @@ func StartChain(t testing.TB, upstream string, hops int) *Proxy {
 	if h := up.Hostname(); h != "127.0.0.1" && h != "localhost" && h != "::1" {
 		t.Fatalf("upstream %q is not on a loopback address", upstream)
 	}
-	if hops < 1 {
-		t.Fatalf("a chain has at least one hop, got %d", hops)
+	// A free port can be taken by another process before nginx binds it
+	// (8 test runs share these machines): then nginx gives up, and the
+	// start is tried again on another port.
+	for attempt := 1; ; attempt++ {
+		dir := t.TempDir()
+		addr, err := start(t, bin, dir, up.Host, hops)
+		if err == nil {
+			return &Proxy{URL: "http://" + addr, dir: dir}
+		}
+		if attempt == 3 || !strings.Contains(err.Error(), "Address already in use") {
+			t.Fatal(err)
+		}
+		t.Logf("nginx: %v; trying another port", err)
 	}
-	dir := t.TempDir()
+}
+
+// start runs nginx in dir with hops servers on free ports in front of
+// upstream until t ends, and returns the outermost one's address once it
+// answers its readiness nonce.
+func start(t testing.TB, bin, dir, upstream string, hops int) (string, error) {
 	var servers strings.Builder
-	next, tmpl, port := up.Host, decodingServer, 0
+	next, tmpl, port := upstream, decodingServer, 0
+	nonce := fmt.Sprintf("ready-%d", time.Now().UnixNano())
 	for range hops {
 		port = freePort(t)
-		servers.WriteString(strings.NewReplacer("{port}", fmt.Sprint(port), "{upstream}", next).Replace(tmpl))
+		servers.WriteString(strings.NewReplacer("{port}", fmt.Sprint(port), "{upstream}", next, "{nonce}", nonce).Replace(tmpl))
 		next, tmpl = fmt.Sprintf("127.0.0.1:%d", port), rawServer
 	}
 	conf := strings.NewReplacer("{dir}", dir, "{servers}", servers.String()).Replace(config)
 	confPath := filepath.Join(dir, "nginx.conf")
 	if err := os.WriteFile(confPath, []byte(conf), 0o600); err != nil {
-		t.Fatal(err)
+		return "", err
 	}
 	cmd := exec.Command(bin, "-p", dir, "-c", confPath, "-e", filepath.Join(dir, "error.log"))
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
-		t.Fatalf("starting nginx: %v", err)
+		return "", fmt.Errorf("starting nginx: %w", err)
 	}
 	done := make(chan struct{})
 	go func() { _ = cmd.Wait(); close(done) }()
@@ -145,24 +178,27 @@ func StartChain(t testing.TB, upstream string, hops int) *Proxy {
 		}
 	})
 	addr := fmt.Sprintf("127.0.0.1:%d", port)
+	client := &http.Client{Timeout: 500 * time.Millisecond}
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		select {
 		case <-done:
 			log, _ := os.ReadFile(filepath.Join(dir, "error.log"))
-			t.Fatalf("nginx exited at start: %s", log)
+			return "", fmt.Errorf("nginx exited at start: %s", log)
 		default:
 		}
-		if c, err := net.DialTimeout("tcp", addr, 200*time.Millisecond); err == nil {
-			c.Close()
-			break
+		if resp, err := client.Get("http://" + addr + "/.nginx-ready"); err == nil {
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if string(b) == nonce {
+				return addr, nil
+			}
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("nginx did not listen on %s within 10s", addr)
+			return "", fmt.Errorf("nginx did not answer on %s within 10s", addr)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	return &Proxy{URL: "http://" + addr, dir: dir}
 }
 
 func freePort(t testing.TB) int {
