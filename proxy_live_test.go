@@ -31,16 +31,7 @@ func TestE2EBehindDecodingProxy(t *testing.T) {
 	_, victim := f.NewRepo(t)
 
 	// The premise: through this proxy, an escaped slash climbs.
-	req, err := http.NewRequest(http.MethodGet, fmt.Sprintf("%s/api/v1/repos/%s/%s/branch_protections/..%%2F..%%2F%s",
-		proxy.URL, owner, repo, victim), nil)
-	require.NoError(t, err)
-	req.Header.Set("Authorization", "token "+f.Token)
-	resp, err := http.DefaultClient.Do(req)
-	require.NoError(t, err)
-	body, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	require.Equal(t, http.StatusOK, resp.StatusCode, "the proxy decodes %%2F and folds '..': %s", body)
-	require.Contains(t, string(body), `"name":"`+victim+`"`, "a branch protection route reached the repository %s", victim)
+	requireClimb(t, f, proxy.URL, owner, repo, victim, "%2F")
 
 	// What the hostile values aim at, and the values that must keep working.
 	repoAPI := fmt.Sprintf("/repos/%s/%s", owner, repo)
@@ -151,6 +142,23 @@ func TestE2EBehindDecodingProxy(t *testing.T) {
 	}
 	t.Logf("%d hostile calls through nginx, %d refused before any request (nginx's access log unchanged)", len(cases)*len(values), refused)
 	intact(t)
+}
+
+// requireClimb is the premise of a proxy test: through proxyURL, a GET of
+// the branch protection "..{slash}..{slash}{victim}" of owner/repo, sent
+// with the escaped slash as given, answers the repository victim.
+func requireClimb(t *testing.T, f *testforge.Forge, proxyURL, owner, repo, victim, slash string) {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodGet, fmt.Sprintf("%s/api/v1/repos/%s/%s/branch_protections/..%s..%s%s",
+		proxyURL, owner, repo, slash, slash, victim), nil)
+	require.NoError(t, err)
+	req.Header.Set("Authorization", "token "+f.Token)
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	require.Equal(t, http.StatusOK, resp.StatusCode, "the proxy decodes %s and folds '..': %s", slash, body)
+	require.Contains(t, string(body), `"name":"`+victim+`"`, "a branch protection route reached the repository %s", victim)
 }
 
 // settledLines counts the lines of nginx's access log once no new line has
