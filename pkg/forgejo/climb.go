@@ -48,7 +48,7 @@ func climbProblem(s string) string {
 func stageProblem(s string) string {
 	switch {
 	case s == "." || s == "..":
-		return "'.' and '..' are not names, and a proxy in front of the forge would resolve them onto another route"
+		return "'.' and '..' are not names"
 	case strings.ContainsAny(s, `/\`):
 		return slashReason
 	case strings.ContainsAny(s, "?#"):
