@@ -42,6 +42,9 @@ func Tools() []tool.Def {
 				tool.Str("type", "Only issues or only pull requests", tool.Default("issues"), tool.OneOf("issues", "pulls", "all")),
 				tool.Strs("labels", "Only issues with all of these label names"),
 				tool.Str("query", "Only issues whose title or body contains this text", tool.MaxLen(255)),
+				tool.Named("author", "Author login").Optional(),
+				tool.Named("assignee", "Assignee login").Optional(),
+				tool.Named("mentioned", "Mentioned login").Optional(),
 				tool.Since("updated"), tool.Before("updated"),
 				tool.Page(), tool.Limit()},
 			Annotations: tool.Read(), Handler: listIssues,
@@ -160,6 +163,7 @@ func listIssues(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallT
 			opt.Labels = append(opt.Labels, l.Name)
 		}
 	}
+	opt.CreatedBy, opt.AssignedBy, opt.MentionedBy = a.String("author"), a.String("assignee"), a.String("mentioned")
 	list, resp, err := c.SDK(ctx).ListRepoIssues(a.String("owner"), a.String("repo"), opt)
 	if err := forgejo.Fail(resp, err, "list issues of", tool.RepoRef(a)); err != nil {
 		return nil, err

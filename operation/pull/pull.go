@@ -31,9 +31,9 @@ func Tools() []tool.Def {
 	return append([]tool.Def{
 		{
 			Name: "list_repo_pull_requests", Toolset: Toolset,
-			Title: "List repository pull requests", Output: tool.ListPage[Pull]{},
-			Description: "List pull requests without their bodies",
-			Params:      []tool.Param{tool.Owner(), tool.Repo(), tool.State(), tool.Page(), tool.Limit()},
+			Title: "List repository pull requests", Output: PullPage{},
+			Description: "List or find pull requests (of a branch, a commit), without bodies",
+			Params:      listPullsParams(),
 			Annotations: tool.Read(), Handler: listPulls,
 		},
 		{
@@ -144,15 +144,6 @@ func branchLabel(head, base *sdk.PRBranchInfo) string {
 
 func ref(a tool.Args) string {
 	return fmt.Sprintf("pull request %s#%d", tool.FullName(a), a.Int("index"))
-}
-
-func listPulls(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
-	list, resp, err := c.SDK(ctx).ListRepoPullRequests(a.String("owner"), a.String("repo"), sdk.ListPullRequestsOptions{
-		ListOptions: tool.ListOptions(a), State: sdk.StateType(a.String("state"))})
-	if err := forgejo.Fail(resp, err, "list pull requests of", tool.RepoRef(a)); err != nil {
-		return nil, err
-	}
-	return tool.ListResult(a, resp, list, func(p *sdk.PullRequest) Pull { return compact(p, false) })
 }
 
 func getPull(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
