@@ -161,3 +161,14 @@ func TestInvolvementFilters(t *testing.T) {
 	require.True(t, res.IsError)
 	assert.Contains(t, fakeforge.Text(t, res), "involved")
 }
+
+// TestUserFilterNamesNobody: the forge answers 404 as for a missing
+// repository when a user filter names nobody; the error says which.
+func TestUserFilterNamesNobody(t *testing.T) {
+	f := fakeforge.New(t)
+	f.JSON("GET /api/v1/repos/o/r/issues", 404, map[string]any{"message": "user does not exist"})
+	f.JSON("GET /api/v1/users/al", 200, map[string]any{"login": "al"})
+	res := f.Call(t, issue.Tools(), "list_repo_issues", map[string]any{"owner": "o", "repo": "r", "author": "al", "mentioned": "ghost"})
+	require.True(t, res.IsError)
+	assert.Equal(t, `list issues of repository o/r: no user "ghost" (mentioned)`, fakeforge.Text(t, res))
+}

@@ -3,6 +3,7 @@ package issue
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"time"
 
@@ -166,9 +167,27 @@ func listIssues(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallT
 	opt.CreatedBy, opt.AssignedBy, opt.MentionedBy = a.String("author"), a.String("assignee"), a.String("mentioned")
 	list, resp, err := c.SDK(ctx).ListRepoIssues(a.String("owner"), a.String("repo"), opt)
 	if err := forgejo.Fail(resp, err, "list issues of", tool.RepoRef(a)); err != nil {
-		return nil, err
+		return nil, missingUser(ctx, c, a, err)
 	}
 	return tool.ListResult(a, resp, list, listed)
+}
+
+// missingUser explains a 404 of list_repo_issues: the forge answers 404,
+// as for a missing repository, when a user filter names nobody.
+func missingUser(ctx context.Context, c *forgejo.Client, a tool.Args, err error) error {
+	if !forgejo.IsNotFound(err) {
+		return err
+	}
+	for _, p := range []string{"author", "assignee", "mentioned"} {
+		login := a.String(p)
+		if login == "" {
+			continue
+		}
+		if _, resp, uerr := c.SDK(ctx).GetUserInfo(login); forgejo.IsNotFound(forgejo.Fail(resp, uerr, "get", "")) {
+			return fmt.Errorf("list issues of %s: no user %q (%s)", tool.RepoRef(a), login, p)
+		}
+	}
+	return err
 }
 
 // listed is an issue as lists show it: without its body.
