@@ -138,6 +138,7 @@ func sampleArgs(d tool.Def) map[string]any {
 // one of a group of optional parameters, or a body an event requires.
 var sampleExtras = map[string]map[string]any{
 	"create_pull_review":     {"body": "x"},
+	"get_ci_status":          {"index": 1.0},
 	"create_review_requests": {"reviewers": []any{"x"}},
 	"delete_review_requests": {"reviewers": []any{"x"}},
 }

@@ -40,11 +40,11 @@ var shaPattern = regexp.MustCompile(`^[0-9a-fA-F]{7,64}$`)
 
 func listPullsParams() []tool.Param {
 	return []tool.Param{tool.Owner(), tool.Repo(), tool.State(),
-		tool.Str("head", "Only PRs from this branch (a fork's: owner:branch)", tool.MaxLen(255)),
-		tool.Str("base", "Only PRs into this branch", tool.MaxLen(255)),
-		tool.Str("sha", "Only the PR with this head or merge commit", tool.Match(shaPattern, "a commit SHA, 7 to 64 hex digits")),
+		tool.Str("head", "Head branch (owner:branch for a fork)"),
+		tool.Str("base", "Base branch"),
+		tool.Str("sha", "Head or merge commit SHA", tool.Match(shaPattern, "a commit SHA, 7 to 64 hex digits")),
 		tool.Named("author", "Author login").Optional(),
-		tool.Strs("labels", "Only PRs with all these labels"),
+		tool.Strs("labels", "Label names, all required"),
 		tool.Int("milestone", "Milestone ID", tool.AtLeast(1)),
 		tool.Str("sort", "Order (default newest)", tool.OneOf("oldest", "recentupdate", "leastupdate", "mostcomment", "leastcomment", "priority")),
 		tool.Page(), tool.Limit()}
