@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -29,7 +30,7 @@ func Tools() []tool.Def {
 		{
 			Name: "list_repo_pull_requests", Toolset: Toolset,
 			Title: "List repository pull requests", Output: PullPage{},
-			Description: "List or find pull requests (of a branch, a commit), without bodies",
+			Description: "List or find PRs (by branch, commit…), without bodies",
 			Params:      listPullsParams(),
 			Annotations: tool.Read(), Handler: listPulls,
 		},
@@ -69,18 +70,19 @@ func Tools() []tool.Def {
 			// Destructive: a merge rewrites the base branch (a rebase or
 			// squash replaces the head's commits) and cannot be undone.
 			Name: "merge_pull_request", Toolset: Toolset,
-			Title: "Merge a pull request", Output: tool.AnyOf(Pull{}, tool.Shape{"number": int64(0), "merged": true}),
+			Title: "Merge a pull request", Output: tool.AnyOf(Pull{}, AutoMerge{}),
 			Description: "Merge a pull request; cannot be undone",
 			Params: []tool.Param{tool.Owner(), tool.Repo(), tool.Index(),
 				tool.Str("style", "Merge style", tool.Default("merge"),
 					tool.OneOf("merge", "rebase", "rebase-merge", "squash", "fast-forward-only")),
 				tool.Str("head_sha", "Expected head commit"),
-				tool.Str("title", "Title of the merge commit (default: the forge's)"),
-				tool.Str("message", "Message of the merge commit (default: the forge's)"),
-				tool.Bool("delete_branch", "Delete the head branch once merged", tool.Default(false))},
+				tool.Str("title", "Merge commit title (default: the forge's)"),
+				tool.Str("message", "Merge commit message (default: the forge's)"),
+				tool.Bool("delete_branch", "Delete the head branch once merged", tool.Default(false)),
+				autoMergeParam()},
 			Annotations: tool.Destroy(false), Handler: mergePull,
 		},
-	}, append(reviewTools(), editTools()...)...)
+	}, slices.Concat(reviewTools(), editTools(), mergeTools())...)
 }
 
 // Pull is the compact shape of a pull request; Body is left out of lists.
@@ -219,17 +221,23 @@ func mergePull(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallTo
 	if a.Bool("delete_branch") {
 		body["delete_branch_after_merge"] = true
 	}
+	if a.Bool("auto_merge") {
+		body["merge_when_checks_succeed"] = true
+	}
 	if err := postMerge(ctx, c, p, body); err != nil {
-		err = notAPull(ctx, c, a, forgejo.Relabel(err, "merge", ref(a)))
+		err = alreadyScheduled(notAPull(ctx, c, a, forgejo.Relabel(err, "merge", ref(a))), a)
 		if stillChecking(err) {
 			return nil, fmt.Errorf("%w; the forge is still checking whether it can merge, retry in a few seconds", err)
 		}
 		return nil, err
 	}
+	if a.Bool("auto_merge") {
+		return autoMerged(ctx, c, a)
+	}
 	pr, resp, err := c.SDK(ctx).GetPullRequest(owner, repo, index)
 	if forgejo.Fail(resp, err, "get", ref(a)) != nil {
 		// The merge happened; only the follow-up read failed.
-		return tool.JSON(map[string]any{"number": index, "merged": true})
+		return tool.JSON(AutoMerge{Number: index, Merged: true, Note: "merged; reading the pull request back failed"})
 	}
 	return tool.JSON(compact(pr, false))
 }
