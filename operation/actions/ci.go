@@ -159,6 +159,9 @@ func failedJobs(ctx context.Context, c *forgejo.Client, a tool.Args, out *CIStat
 		if r.Conclusion != "failure" {
 			continue
 		}
+		if err := c.Require(ctx, http.MethodGet, "/repos/{owner}/{repo}/actions/runs/{run_id}/jobs"); err != nil {
+			return append(notes, "the failed runs' jobs are not shown: "+err.Error())
+		}
 		if failed++; failed > ciMaxFailedRuns {
 			notes = append(notes, fmt.Sprintf("jobs of the first %d failed runs shown; list_action_run_jobs lists the others'", ciMaxFailedRuns))
 			break
@@ -170,7 +173,7 @@ func failedJobs(ctx context.Context, c *forgejo.Client, a tool.Args, out *CIStat
 		var list jobList
 		if err := c.DoJSON(ctx, http.MethodGet, p, nil, nil, &list); err != nil {
 			if forgejo.IsNotFound(err) {
-				return append(notes, "this forge does not list a run's jobs (Forgejo before v14): open the run's html_url")
+				return append(notes, "this forge does not list a run's jobs: open the run's html_url")
 			}
 			return append(notes, fmt.Sprintf("the jobs of run %d could not be read: %v", r.ID, err))
 		}
@@ -200,7 +203,7 @@ func failedJobs(ctx context.Context, c *forgejo.Client, a tool.Args, out *CIStat
 // jobTail is the last lines of job id's log, "" when it cannot be read.
 func jobTail(ctx context.Context, c *forgejo.Client, a tool.Args, id int64) string {
 	p, err := route(a, "jobs", fmt.Sprint(id), "logs")
-	if err != nil {
+	if err != nil || c.Require(ctx, http.MethodGet, "/repos/{owner}/{repo}/actions/jobs/{job_id}/logs") != nil {
 		return ""
 	}
 	l, err := logTail(ctx, c, "/api/v1"+p, ciTailLines, ciTailBytes)
