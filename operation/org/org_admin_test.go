@@ -14,15 +14,77 @@ import (
 
 func noContent(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) }
 
-func TestEditOrgSendsOnlyGivenFields(t *testing.T) {
+// orgForge keeps one organisation and edits it as a forge's PATCH
+// /orgs/{org} does: Forgejo 13.0.5 writes each text field the body leaves
+// out as empty (recorded: forgejo-13.0.5.jsonl seq 38, 41), Gitea 1.26
+// keeps it.
+func orgForge(t *testing.T, clearsOmitted bool) *fakeforge.Server {
 	f := fakeforge.New(t)
-	f.JSON("PATCH /api/v1/orgs/acme", 200, rawOrg)
-	res := f.Call(t, org.Tools(), "edit_org", map[string]any{"org": "acme", "description": "", "visibility": "limited"})
-	require.False(t, res.IsError, fakeforge.Text(t, res))
-	var sent map[string]any
-	require.NoError(t, json.Unmarshal(f.Requests()[0].Body, &sent))
-	assert.Equal(t, map[string]any{"description": "", "visibility": "limited"}, sent)
-	assert.Contains(t, fakeforge.Text(t, res), `"name":"acme"`)
+	state := map[string]any{}
+	for k, v := range rawOrg {
+		state[k] = v
+	}
+	state["website"], state["location"] = "https://acme.example", "Lyon"
+	f.Handle("GET /api/v1/orgs/acme", func(w http.ResponseWriter, _ *http.Request) { fakeforge.WriteJSON(w, 200, state) })
+	f.Handle("PATCH /api/v1/orgs/acme", func(w http.ResponseWriter, r *http.Request) {
+		var body map[string]any
+		require.NoError(t, json.NewDecoder(r.Body).Decode(&body))
+		for _, k := range []string{"full_name", "description", "website", "location", "visibility"} {
+			v, ok := body[k]
+			switch {
+			case ok:
+				state[k] = v
+			case clearsOmitted && k != "visibility":
+				state[k] = ""
+			}
+		}
+		fakeforge.WriteJSON(w, 200, state)
+	})
+	return f
+}
+
+func TestEditOrgKeepsFieldsNotNamed(t *testing.T) {
+	for _, tc := range []struct {
+		name          string
+		clearsOmitted bool
+	}{{"Forgejo", true}, {"Gitea", false}} {
+		for _, args := range []map[string]any{
+			{"description": "edited"},
+			{"visibility": "limited"},
+			{"description": "", "website": "https://new.example"},
+		} {
+			f := orgForge(t, tc.clearsOmitted)
+			args["org"] = "acme"
+			res := f.Call(t, org.Tools(), "edit_org", args)
+			require.False(t, res.IsError, fakeforge.Text(t, res))
+			var got map[string]any
+			require.NoError(t, json.Unmarshal([]byte(fakeforge.Text(t, res)), &got))
+			want := map[string]any{"full_name": "Acme Inc", "description": "Tools", "website": "https://acme.example",
+				"location": "Lyon", "visibility": "public"}
+			for k, v := range args {
+				if k != "org" {
+					want[k] = v
+				}
+			}
+			for k, v := range want {
+				if v == "" {
+					assert.Empty(t, got[k], "%s %v: %s", tc.name, args, k) // an empty field is left out
+					continue
+				}
+				assert.Equal(t, v, got[k], "%s %v: %s", tc.name, args, k)
+			}
+		}
+	}
+}
+
+func TestEditOrgMissing(t *testing.T) {
+	f := fakeforge.New(t)
+	res := f.Call(t, org.Tools(), "edit_org", map[string]any{"org": "gone", "description": "x"})
+	assert.True(t, res.IsError)
+	assert.Contains(t, fakeforge.Text(t, res), "organisation gone not found (404)")
+	for _, r := range f.Requests() {
+		assert.NotEqual(t, http.MethodPatch, r.Method, "nothing is written to a missing organisation")
+	}
 }
 
 func TestDeleteOrg(t *testing.T) {
