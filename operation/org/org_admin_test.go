@@ -10,6 +10,7 @@ import (
 
 	"codeberg.org/forgejo-mcp/forgejo-mcp/internal/fakeforge"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/org"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/search"
 )
 
 func noContent(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) }
@@ -101,10 +102,11 @@ func TestDeleteOrg(t *testing.T) {
 func TestCreateOrgTeam(t *testing.T) {
 	f := fakeforge.New(t)
 	f.JSON("POST /api/v1/orgs/acme/teams", 201, map[string]any{"id": 5, "name": "devs", "permission": "none",
-		"includes_all_repositories": false, "can_create_org_repo": false, "units_map": map[string]string{"repo.code": "write"}})
+		"includes_all_repositories": false, "can_create_org_repo": false, "units_map": map[string]string{"repo.code": "write", "repo.wiki": "read"}})
 	res := f.Call(t, org.Tools(), "create_org_team", map[string]any{"org": "acme", "name": "devs", "permission": "write"})
 	require.False(t, res.IsError, fakeforge.Text(t, res))
-	assert.JSONEq(t, `{"id":5,"name":"devs","permission":"none","includes_all_repositories":false,"can_create_org_repo":false,"units":{"repo.code":"write"}}`, fakeforge.Text(t, res))
+	assert.JSONEq(t, `{"id":5,"name":"devs","permission":"none","includes_all_repositories":false,"can_create_org_repo":false,
+		"units":{"repo.code":"write","repo.wiki":"read"}}`, fakeforge.Text(t, res), "units that differ are shown")
 	var sent struct {
 		Name       string            `json:"name"`
 		Permission string            `json:"permission"`
@@ -113,6 +115,31 @@ func TestCreateOrgTeam(t *testing.T) {
 	require.NoError(t, json.Unmarshal(f.Requests()[0].Body, &sent))
 	assert.Equal(t, "write", sent.Permission)
 	assert.Equal(t, "write", sent.UnitsMap["repo.code"], "the forge needs units for a non-admin team")
+}
+
+// The same request answered by Forgejo 13.0.5 (permission "write") and
+// Gitea 1.26 (permission "none" with every unit "write"), as recorded,
+// reads the same.
+func TestTeamPermissionReadsTheSameOnBoth(t *testing.T) {
+	recs, err := fakeforge.Recordings()
+	require.NoError(t, err)
+	for tool, args := range map[string]map[string]any{
+		"create_org_team":  {"org": "sorgrec", "name": "devs", "permission": "write"},
+		"search_org_teams": {"org": "sorgrec", "query": "dev"},
+	} {
+		var got []string
+		for _, rec := range recs {
+			f := fakeforge.New(t)
+			f.Replay(rec, tool)
+			res := f.Call(t, append(org.Tools(), search.Tools()...), tool, args)
+			require.False(t, res.IsError, fakeforge.Text(t, res))
+			got = append(got, fakeforge.Text(t, res))
+		}
+		require.Len(t, got, 2)
+		assert.JSONEq(t, got[0], got[1], tool)
+		assert.Contains(t, got[0], `"permission":"write"`, tool)
+		assert.NotContains(t, got[0], `"units"`, tool)
+	}
 }
 
 func TestTeamMembersAndRepos(t *testing.T) {
