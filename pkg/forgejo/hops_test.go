@@ -103,7 +103,8 @@ func TestSDKHopsAreChecked(t *testing.T) {
 }
 
 // TestRecordedExternalAssetRedirects replays what a real Forgejo 13.0.5
-// answered for its two external release assets: attachments/{uuid}
+// answered for its two external release assets (the recording's
+// exchanges 184 and 179): attachments/{uuid}
 // redirects (303) to the link a repository writer set, /api/v1/user on
 // the forge itself or another origin. The sweep's client followed the
 // first with the token and got the user's record as the file; through
@@ -111,7 +112,10 @@ func TestSDKHopsAreChecked(t *testing.T) {
 // A real file's attachments/{uuid} still downloads.
 func TestRecordedExternalAssetRedirects(t *testing.T) {
 	f := fakeforge.New(t)
-	f.Replay(t, fakeforge.RecordedFile("forgejo-13.0.5-external-assets.jsonl"), "http://127.0.0.1:34251")
+	rec, err := fakeforge.LoadRecording("forgejo-13.0.5")
+	require.NoError(t, err)
+	// attachments/{uuid} of the two external assets and of a file.
+	f.ReplayExact(rec, 184, 179, 176)
 	c := f.Client()
 	for _, uuid := range []string{"95cc7df1-72ea-4aa8-aa4e-fef9640d767c", "102a2a3b-2a3e-4279-93bf-dfde39626da4"} {
 		_, err := c.DoRaw(context.Background(), "attachments/"+uuid, forgejo.RawOptions{MaxBytes: 1 << 20})
