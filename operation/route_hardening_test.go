@@ -39,17 +39,19 @@ var hostileValues = []string{
 func TestNoArgumentChangesTheRoute(t *testing.T) {
 	reached, refused := 0, 0
 	defer func() { t.Logf("hostile calls: %d reached the forge, %d refused before it", reached, refused) }()
-	for _, d := range operation.All() {
+	defs := operation.All()
+	for _, d := range defs {
 		if d.Offline {
 			continue
 		}
+		routes := newRouteProbe(t, defs, d)
 		benign := sampleArgs(d)
 		for _, p := range d.Params {
 			if _, ok := benign[p.Name]; !ok && p.Type == tool.TypeString && len(p.Enum) == 0 {
 				benign[p.Name] = "x"
 			}
 		}
-		base := routes(t, d, benign)
+		base := routes(benign)
 		if len(base) == 0 {
 			continue
 		}
@@ -59,11 +61,11 @@ func TestNoArgumentChangesTheRoute(t *testing.T) {
 			}
 			marked := copyArgs(benign)
 			marked[p.Name] = benignMarker
-			shape := routes(t, d, marked)
+			shape := routes(marked)
 			for _, v := range hostileValues {
 				args := copyArgs(benign)
 				args[p.Name] = v
-				got := routes(t, d, args)
+				got := routes(args)
 				if len(got) == 0 {
 					refused++
 				} else {
@@ -165,19 +167,24 @@ func assertSameShapeBehindProxy(t *testing.T, benign, got, value string, msg str
 		label, got, strings.Join(h, "/"), strings.Join(b, "/"))
 }
 
-// routes calls d with args against an accept-all fake and returns the
-// first request of each method.
-func routes(t *testing.T, d tool.Def, args map[string]any) map[string]fakeforge.Request {
+// newRouteProbe returns a function that calls d with args against one
+// accept-all fake (per tool: starting a server per call made this test
+// the slowest of the package) and returns the first request of each
+// method the call made.
+func newRouteProbe(t *testing.T, defs []tool.Def, d tool.Def) func(args map[string]any) map[string]fakeforge.Request {
 	f := fakeforge.New(t)
 	f.Handle("/", func(w http.ResponseWriter, _ *http.Request) { fakeforge.WriteJSON(w, http.StatusOK, map[string]any{}) })
-	f.Call(t, operation.All(), d.Name, args)
-	out := map[string]fakeforge.Request{}
-	for _, r := range f.Requests() {
-		if _, ok := out[r.Method]; !ok {
-			out[r.Method] = r
+	return func(args map[string]any) map[string]fakeforge.Request {
+		seen := len(f.Requests())
+		f.Call(t, defs, d.Name, args)
+		out := map[string]fakeforge.Request{}
+		for _, r := range f.Requests()[seen:] {
+			if _, ok := out[r.Method]; !ok {
+				out[r.Method] = r
+			}
 		}
+		return out
 	}
-	return out
 }
 
 func copyArgs(m map[string]any) map[string]any {
