@@ -131,12 +131,19 @@ func TestToolParamsDoNotShadowFlags(t *testing.T) {
 	var cfg Config
 	fs := pflag.NewFlagSet("x", pflag.ContinueOnError)
 	cfg.registerFlags(fs, func(string) string { return "" })
-	for _, reserved := range []string{"args", "output", "out", "file", "help"} {
+	for _, reserved := range []string{"args", "output", "out", "file", "help", "all", "yes"} {
 		fs.Bool(reserved, false, "")
 	}
 	for _, d := range operation.All() {
+		names := map[string]bool{}
+		for _, p := range d.Params {
+			names[p.Name] = true
+		}
 		for _, p := range d.Params {
 			assert.Nil(t, fs.Lookup(strings.ReplaceAll(p.Name, "_", "-")), "%s parameter %s collides with a flag", d.Name, p.Name)
+			if longText(p) {
+				assert.False(t, names[p.Name+"_file"], "%s parameter %s_file collides with --%s-file", d.Name, p.Name, p.Name)
+			}
 		}
 	}
 }

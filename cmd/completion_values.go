@@ -174,9 +174,9 @@ func forgeValues(ctx context.Context, fs *pflag.FlagSet, d tool.Def, param strin
 			args[n] = f.Value.String()
 		}
 	}
-	if repoContext(fs, d, args, cfg.URL, env) != nil {
-		return nil
-	}
+	// The git remote fills a repository the words do not name; an error
+	// (none found) leaves the arguments as they are.
+	_ = repoContext(fs, d, args, cfg.URL, env)
 	ctxArgs := map[string]string{}
 	for k, v := range args {
 		ctxArgs[k], _ = v.(string)

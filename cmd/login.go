@@ -43,7 +43,7 @@ func runLogin(ctx context.Context, args []string, std IO, env Env) int {
 	url, name, command, caFile, makeDefault, list := o.url, o.name, o.command, o.caFile, o.makeDefault, o.list
 	dir, err := configDir(env)
 	if err == nil && fs.NArg() > 0 {
-		err = fmt.Errorf("unexpected argument %q: the token is read from standard input, never from the command line", fs.Arg(0))
+		err = errors.New("unexpected argument (not shown: it may be a token): the token is read from standard input or --token-command, never from the command line")
 	}
 	var store *profileStore
 	if err == nil {
@@ -96,9 +96,9 @@ func runLogin(ctx context.Context, args []string, std IO, env Env) int {
 	}
 	what := ""
 	if store.Default == name {
-		what = ", the default"
+		what = " (the default)"
 	}
-	fmt.Fprintf(std.Err, "Logged in to %s as %s: profile %s%s, in %s\n", p.URL, login, name, what, dir)
+	fmt.Fprintf(std.Err, "Logged in to %s as %s: profile %s%s, stored in %s\n", p.URL, login, name, what, dir)
 	return ExitOK
 }
 
