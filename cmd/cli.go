@@ -32,7 +32,15 @@ type cliFlags struct {
 // before are the arguments ahead of --cli, after those behind it; server
 // flags may stand in either, before or after the tool name.
 func runCLI(ctx context.Context, before, after []string, std IO, env Env) int {
-	all := operation.All()
+	// The whole inventory only when a list, a suggestion or a selection
+	// needs it: a call finds its tool building only its own part.
+	var all []tool.Def
+	inventory := func() []tool.Def {
+		if all == nil {
+			all = operation.All()
+		}
+		return all
+	}
 	name, afterName, err := splitToolName(after, env)
 	if err != nil {
 		if errors.Is(err, errNoTool) && wantsHelp(after) {
@@ -51,9 +59,9 @@ func runCLI(ctx context.Context, before, after []string, std IO, env Env) int {
 		name, afterName = topic, []string{"--help"}
 	}
 	rest := append(append([]string{}, before...), afterName...)
-	def, found := tool.Find(all, name)
+	def, found := operation.Find(name)
 	if name != "list" && !found {
-		fmt.Fprintf(std.Err, "forgejo-mcp: unknown tool %q%s; run forgejo-mcp --cli list for the tool names\n", name, didYouMeanWord(name, toolNames(all)))
+		fmt.Fprintf(std.Err, "forgejo-mcp: unknown tool %q%s; run forgejo-mcp --cli list for the tool names\n", name, didYouMeanWord(name, toolNames(inventory())))
 		return ExitUsage
 	}
 
@@ -101,9 +109,11 @@ func runCLI(ctx context.Context, before, after []string, std IO, env Env) int {
 	if err == nil {
 		err = cfg.resolve(env, needForge)
 	}
-	var defs []tool.Def
-	if err == nil {
-		defs, err = tool.Select(all, cfg.selection())
+	sel := cfg.selection()
+	selecting := !found || len(sel.Toolsets) > 0 || len(sel.Tools) > 0 || len(sel.Exclude) > 0 || sel.ReadOnly
+	var defs []tool.Def // the selection, when one is made
+	if err == nil && selecting {
+		defs, err = tool.Select(inventory(), sel)
 	}
 	if err != nil {
 		fmt.Fprintln(std.Err, "forgejo-mcp:", err)
@@ -112,7 +122,13 @@ func runCLI(ctx context.Context, before, after []string, std IO, env Env) int {
 	if !found {
 		return printList(std.Out, defs, cf.output)
 	}
-	if _, ok := tool.Find(defs, name); !ok {
+	offered := func(n string) (tool.Def, bool) {
+		if !selecting {
+			return operation.Find(n)
+		}
+		return tool.Find(defs, n)
+	}
+	if _, ok := offered(name); !ok {
 		fmt.Fprintf(std.Err, "forgejo-mcp: %s is not offered with the current --toolsets/--tools/--exclude-tools/--read-only selection\n", name)
 		return ExitUsage
 	}
@@ -149,7 +165,7 @@ func runCLI(ctx context.Context, before, after []string, std IO, env Env) int {
 		}
 	}
 	callTool := func(n string, a map[string]any) *mcp.CallToolResult {
-		d, ok := tool.Find(defs, n)
+		d, ok := offered(n)
 		if !ok {
 			return tool.Error(n + " is not offered with the current selection")
 		}

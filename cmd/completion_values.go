@@ -29,7 +29,7 @@ func serverFlags(cfg *Config, env Env) *pflag.FlagSet {
 
 func allTools() []tool.Def { return operation.All() }
 
-func findTool(name string) (tool.Def, bool) { return tool.Find(allTools(), name) }
+func findTool(name string) (tool.Def, bool) { return operation.Find(name) }
 
 // flagNames are fs's visible flags as candidates, leaving out scalar
 // flags the words already give.

@@ -1,7 +1,8 @@
 // Package startup measures the built binary's start-up: the wall time and
 // peak resident memory (getrusage's ru_maxrss) of short commands that a
 // person at a shell or an MCP client's launcher runs again and again:
-// `--version`, one `--cli` tool call against a local fake forge, and
+// `--version`, `--cli` with a tool that calls no forge (the CLI's own
+// start), one `--cli` tool call against a local fake forge, and
 // `--cli list`, with curl fetching the same answer as the floor a
 // one-shot call cannot beat.
 //

@@ -104,6 +104,7 @@ func TestStartup(t *testing.T) {
 	}
 	commands := []command{
 		{"--version", []string{"--version"}},
+		{"--cli get_forgejo_mcp_server_version (no forge call)", []string{"--cli", "get_forgejo_mcp_server_version"}},
 		{"--cli get_issue_by_index", []string{"--cli", "get_issue_by_index", "--owner", "o", "--repo", "r", "--index", "3"}},
 		{"--cli list", []string{"--cli", "list"}},
 	}
