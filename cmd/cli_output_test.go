@@ -58,8 +58,8 @@ func TestOutputForms(t *testing.T) {
 	require.Equal(t, ExitOK, r.code, r.err)
 	assert.Equal(t, "NUMBER  TITLE    STATE  AUTHOR  COMMENTS  UPDATED\n"+
 		"5       Issue 5  open   alice   0         2026-11-30 22:00\n"+
-		"4       Issue 4  open   alice   0         2026-11-30 22:00\n"+
-		"More: --page 2, or --all for every page\n", r.out)
+		"4       Issue 4  open   alice   0         2026-11-30 22:00\n", r.out)
+	assert.Equal(t, "More: --page 2, or --all for every page\n", r.err, "on standard error: the table alone can be piped on")
 
 	r = runMain(t, env, "", append(get, "--output", "table")...)
 	require.Equal(t, ExitOK, r.code, r.err)

@@ -67,7 +67,7 @@ func printResult(std IO, res *mcp.CallToolResult, cf cliFlags, def tool.Def, arg
 					fmt.Fprintln(w, strings.TrimRight(clean(c.Text, true), "\n"))
 					continue
 				}
-				render(w, v)
+				render(w, std.Err, v)
 				if def.Name == "get_pull_request_by_index" {
 					renderChecks(w, v, args, call)
 				}

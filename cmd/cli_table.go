@@ -61,12 +61,13 @@ func (t *table) Flush() error {
 	return nil
 }
 
-// render writes v, a decoded result, for people.
-func render(w io.Writer, v any) {
+// render writes v, a decoded result, for people; note takes what is said
+// about it (more pages).
+func render(w, note io.Writer, v any) {
 	switch v := v.(type) {
 	case *object:
 		if key := firstList(v); key != "" && isPage(v) {
-			renderPage(w, v, key)
+			renderPage(w, note, v, key)
 			return
 		}
 		renderObject(w, v, "")
@@ -83,8 +84,9 @@ func isPage(obj *object) bool {
 	return more
 }
 
-// renderPage is a table of the page's items and a line on what follows.
-func renderPage(w io.Writer, obj *object, key string) {
+// renderPage is a table of the page's items and, on note (standard
+// error, so the table alone can be piped on), a line on what follows.
+func renderPage(w, note io.Writer, obj *object, key string) {
 	list, _ := obj.vals[key].([]any)
 	for _, k := range obj.keys {
 		// Other short facts of the page (a tree's sha, a total count).
@@ -99,7 +101,7 @@ func renderPage(w io.Writer, obj *object, key string) {
 		if n, err := json.Number(page).Int64(); err == nil {
 			next = fmt.Sprintf("--page %d", n+1)
 		}
-		fmt.Fprintf(w, "More: %s, or --all for every page\n", next)
+		fmt.Fprintf(note, "More: %s, or --all for every page\n", next)
 	}
 }
 
