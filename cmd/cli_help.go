@@ -20,6 +20,7 @@ func printCLIHelp(w io.Writer) {
 	cf.register(fs, true, true)
 	fs.StringP("repo", "R", "", "OWNER/REPO: the repository, for tools that take --owner and --repo")
 	fs.String("NAME-file", "", "read a long text parameter (--body, --description, --message, --content) from FILE; '-' is standard input")
+	onceOnly(fs) // printed as the parser's flags are
 	fmt.Fprintf(w, `forgejo-mcp --cli: one tool call from a shell
 
 Usage:
