@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"context"
-	"io"
 	"log/slog"
 	"strings"
 	"time"
@@ -17,15 +16,6 @@ import (
 // lookupTimeout bounds the forge lookups of one completion: a TAB that
 // waits longer helps nobody.
 const lookupTimeout = 3 * time.Second
-
-// serverFlags is a flag set with the server's flags bound to cfg.
-func serverFlags(cfg *Config, env Env) *pflag.FlagSet {
-	fs := pflag.NewFlagSet("forgejo-mcp", pflag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.SetNormalizeFunc(normalizeFlag)
-	cfg.registerFlags(fs, env)
-	return fs
-}
 
 func allTools() []tool.Def { return operation.All() }
 

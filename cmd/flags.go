@@ -3,6 +3,7 @@ package cmd
 import (
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -14,6 +15,15 @@ import (
 // wrong, suggests the flag that was probably meant, and points at the help;
 // a scalar flag given twice is an error rather than a silent "last one
 // wins", since in an MCP client's config the two are often far apart.
+
+// serverFlags is a flag set with the server's flags bound to cfg.
+func serverFlags(cfg *Config, env Env) *pflag.FlagSet {
+	fs := pflag.NewFlagSet("forgejo-mcp", pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.SetNormalizeFunc(normalizeFlag)
+	cfg.registerFlags(fs, env)
+	return fs
+}
 
 // errRepeated is a scalar flag given a second time.
 type errRepeated struct {

@@ -57,7 +57,7 @@ func runLogin(ctx context.Context, args []string, std IO, env Env) int {
 		printProfiles(std.Out, store, env)
 		return ExitOK
 	}
-	p, err := newProfile(ctx, url, &name, command, caFile, std)
+	p, err := newProfile(url, &name, command, caFile)
 	if err == nil {
 		err = validProfileName(name)
 	}
@@ -134,7 +134,7 @@ func logoutFlags(name *string) *pflag.FlagSet {
 
 // newProfile checks the URL and names the profile after its host when no
 // name is given.
-func newProfile(ctx context.Context, rawURL string, name *string, command, caFile string, std IO) (Profile, error) {
+func newProfile(rawURL string, name *string, command, caFile string) (Profile, error) {
 	if strings.TrimSpace(rawURL) == "" {
 		return Profile{}, errors.New("--url is required: the forge's root URL, e.g. https://codeberg.org")
 	}
