@@ -94,7 +94,9 @@ func domainOf(name string) int {
 		"create_review_requests",
 		"delete_review_requests",
 		"update_pull_request",
-		"list_pull_request_commits":
+		"list_pull_request_commits",
+		"cancel_auto_merge",
+		"update_pull_request_branch":
 		return 4
 	case "list_issue_attachments",
 		"get_issue_attachment",
@@ -177,7 +179,8 @@ func domainOf(name string) int {
 		"list_run_artifacts",
 		"download_artifact",
 		"cancel_workflow_run",
-		"rerun_workflow_run":
+		"rerun_workflow_run",
+		"get_ci_status":
 		return 13
 	case "list_repo_hooks",
 		"get_repo_hook",
