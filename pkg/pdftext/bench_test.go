@@ -64,3 +64,18 @@ func TestTenMiB(t *testing.T) {
 		t.Fatalf("%+v", res)
 	}
 }
+
+// BenchmarkBombs measures one extraction of each PDF bomb of security
+// issue 18 (TestBombs asserts the work it takes; this says what it costs).
+func BenchmarkBombs(b *testing.B) {
+	for _, bomb := range pdfgen.Bombs() {
+		doc := bomb.PDF()
+		b.Run(string(bomb), func(b *testing.B) {
+			for b.Loop() {
+				if _, err := pdftext.Extract(context.Background(), doc, pdftext.Options{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -60,9 +59,7 @@ func TestExtractHostileNumbers(t *testing.T) {
 			"<< /Type /Page /Parent 2 0 R /Contents 4 0 R >>", flate(strings.Repeat(" ", 2<<20)+bomb)), pdftext.ErrTooMuchWork, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			start := time.Now()
 			res, err := pdftext.Extract(context.Background(), tc.data, pdftext.Options{MaxTextBytes: 1000, MaxContentBytes: 1 << 20})
-			assert.Less(t, time.Since(start), 5*time.Second)
 			if tc.want != nil {
 				require.ErrorIs(t, err, tc.want)
 				return

@@ -32,6 +32,8 @@ type Doc struct {
 	opt        Options
 	crypt      *crypt
 	stms       map[int]bool // object streams already indexed
+	sections   int          // cross-reference sections read
+	xrefLoop   bool         // a section chain came back to one already read
 }
 
 // Open reads the cross-reference information of data (rebuilding it by a

@@ -18,7 +18,10 @@ type Lexer struct {
 	eof  bool
 	// MaxString bounds a string, name or keyword token; 0 is 1 MiB.
 	MaxString int
-	tmp       []byte
+	// Tokens counts the tokens read, so a caller can bound (and a test
+	// observe) the work a stream costs without timing it.
+	Tokens int64
+	tmp    []byte
 }
 
 // Kind is what a token is.
@@ -157,6 +160,7 @@ func (l *Lexer) skipSpace() {
 
 // Next reads the next token.
 func (l *Lexer) Next() Token {
+	l.Tokens++
 	l.skipSpace()
 	t := Token{Off: l.Offset()}
 	c, ok := l.next()

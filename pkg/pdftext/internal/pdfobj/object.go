@@ -64,9 +64,6 @@ type Parser struct {
 	peeked  *Token
 	// Refs reads "N G R" as a reference (in a file; never in content).
 	Refs bool
-	// Drop keeps reading past the cell budget, dropping the values over
-	// it, instead of failing (for content streams).
-	Drop bool
 }
 
 func (p *Parser) next() Token {
@@ -78,19 +75,16 @@ func (p *Parser) next() Token {
 	return p.Lex.Next()
 }
 
-// count adds n values to the budget; keep false drops them (Drop).
-func (p *Parser) count(n int64) (keep bool, err error) {
+// count adds n values to the budget, failing with ErrLimit past it.
+func (p *Parser) count(n int64) error {
 	if p.cells == nil {
-		return true, nil
+		return nil
 	}
 	*p.cells += n
 	if *p.cells > p.max {
-		if p.Drop {
-			return false, nil
-		}
-		return false, fmt.Errorf("%w: over %d values in its objects", ErrLimit, p.max)
+		return fmt.Errorf("%w: over %d values in its objects", ErrLimit, p.max)
 	}
-	return true, nil
+	return nil
 }
 
 // Object reads one object.
@@ -147,10 +141,8 @@ func (p *Parser) object(t Token, depth int) (Object, error) {
 		return Name(t.Bytes), nil
 	case StringTok:
 		b := t.Bytes
-		if keep, err := p.count(int64(len(b) / 32)); err != nil {
+		if err := p.count(int64(len(b) / 32)); err != nil {
 			return nil, err
-		} else if !keep {
-			return String(""), nil
 		}
 		if p.decrypt != nil {
 			b = p.decrypt(append([]byte(nil), b...))
@@ -183,16 +175,13 @@ func (p *Parser) object(t Token, depth int) (Object, error) {
 			if _, ok := v.(keyword); ok {
 				continue
 			}
-			keep, err := p.count(1)
-			if err != nil {
+			if err := p.count(1); err != nil {
 				return nil, err
 			}
-			if len(a) >= MaxElements && !p.Drop {
+			if len(a) >= MaxElements {
 				return nil, fmt.Errorf("%w: an array of over %d elements", ErrLimit, MaxElements)
 			}
-			if keep && len(a) < MaxElements {
-				a = append(a, v)
-			}
+			a = append(a, v)
 		}
 	case DictOpen:
 		d := Dict{}
@@ -218,14 +207,13 @@ func (p *Parser) object(t Token, depth int) (Object, error) {
 			if _, ok := v.(keyword); ok {
 				continue
 			}
-			keep, err := p.count(1)
-			if err != nil {
+			if err := p.count(1); err != nil {
 				return nil, err
 			}
-			if len(d) >= MaxElements && !p.Drop {
+			if len(d) >= MaxElements {
 				return nil, fmt.Errorf("%w: a dictionary of over %d entries", ErrLimit, MaxElements)
 			}
-			if v != nil && keep && len(d) < MaxElements {
+			if v != nil {
 				d[k] = v
 			}
 		}

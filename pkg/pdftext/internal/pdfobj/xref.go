@@ -35,12 +35,14 @@ func (d *Doc) readXref() error {
 		off := queue[0]
 		queue = queue[1:]
 		if seen[off] {
+			d.xrefLoop = true
 			continue // a /Prev loop: each section is read once
 		}
 		if len(seen) >= maxSections {
 			return fmt.Errorf("%w: over %d cross-reference sections", ErrMalformed, maxSections)
 		}
 		seen[off] = true
+		d.sections++
 		d.check()
 		trailer, err := d.section(off)
 		if err != nil {
@@ -61,6 +63,11 @@ func (d *Doc) readXref() error {
 	}
 	return nil
 }
+
+// Sections says how many cross-reference sections Open read and whether
+// a /Prev (or /XRefStm) chain came back to one it had read: a loop ends
+// there rather than at a deadline, which a test can check without timing.
+func (d *Doc) Sections() (read int, loop bool) { return d.sections, d.xrefLoop }
 
 func (d *Doc) startxref() (int64, error) {
 	tail := d.data[max(0, len(d.data)-4096):]
