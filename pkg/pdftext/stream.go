@@ -86,10 +86,12 @@ func (c *content) interpret(r io.Reader) {
 	}
 }
 
-// run interprets r: errBudget when the content budget ran out, *hostile
+// run interprets r (a reader from StreamReader, whose decoders it gives
+// back at the end): errBudget when the content budget ran out, *hostile
 // when the stream proved hostile.
 func (c *content) run(r io.Reader) error {
 	x := c.x
+	defer x.doc.Release(r)
 	lex := pdfobj.NewStreamLexer(&counting{r: r, left: &x.contentLeft})
 	lex.MaxString = maxStringBytes
 	defer func() { x.work.Tokens += lex.Tokens }()

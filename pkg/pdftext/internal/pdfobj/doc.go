@@ -36,6 +36,7 @@ type Doc struct {
 	xrefLoop   bool         // a section chain came back to one already read
 	frees      []int        // the free entries of the table being read
 	rebuilt    bool         // the cross-reference data was rebuilt by a scan
+	idle       []*inflater  // Flate decoders kept for the next stream
 }
 
 // Open reads the cross-reference information of data (rebuilding it by a

@@ -174,3 +174,44 @@ func TestStreamBytesLimit(t *testing.T) {
 	_, err = d.StreamReader(nil)
 	require.ErrorIs(t, err, ErrMalformed)
 }
+
+// TestInflaterReuse: a released reader's Flate decoder serves the next
+// stream, zlib or raw deflate alike, nested or not, and decodes it whole.
+func TestInflaterReuse(t *testing.T) {
+	texts := []string{"first stream", "second, raw deflate", "third"}
+	var raw bytes.Buffer
+	fw, _ := flate.NewWriter(&raw, flate.BestSpeed)
+	_, _ = fw.Write([]byte(texts[1]))
+	_ = fw.Close()
+	encoded := [][]byte{zlibOf([]byte(texts[0])), raw.Bytes(), zlibOf([]byte(texts[2]))}
+	d := &Doc{}
+	open := func(i int) io.Reader {
+		d.data = encoded[i]
+		r, err := d.StreamReader(&Stream{Dict: Dict{"Filter": Name("FlateDecode")}, Len: int64(len(encoded[i]))})
+		require.NoError(t, err)
+		return r
+	}
+	for round := range 3 {
+		for i, want := range texts {
+			r := open(i)
+			got, err := io.ReadAll(r)
+			require.NoError(t, err)
+			assert.Equal(t, want, string(got), "round %d", round)
+			d.Release(r)
+			assert.Len(t, d.idle, 1, "one decoder, kept")
+		}
+	}
+	// Two open at once (a form inside a page): two decoders, both kept.
+	outer := open(0)
+	inner := open(2)
+	assert.Empty(t, d.idle)
+	got, _ := io.ReadAll(inner)
+	assert.Equal(t, texts[2], string(got))
+	d.Release(inner)
+	got, _ = io.ReadAll(outer)
+	assert.Equal(t, texts[0], string(got))
+	d.Release(outer)
+	assert.Len(t, d.idle, 2)
+	got, _ = io.ReadAll(outer)
+	assert.Empty(t, got, "a released reader reads nothing")
+}

@@ -61,9 +61,11 @@ func NewLexer(data []byte, off int64) *Lexer {
 	return &Lexer{buf: data, pos: int(off), eof: true}
 }
 
-// NewStreamLexer reads from r through a 32 KiB buffer.
+// NewStreamLexer reads from r through a 4 KiB buffer: small enough that
+// the many small content streams of a document cost little, large enough
+// that a big one costs few reads.
 func NewStreamLexer(r io.Reader) *Lexer {
-	return &Lexer{src: r, buf: make([]byte, 0, 32<<10)}
+	return &Lexer{src: r, buf: make([]byte, 0, 4<<10)}
 }
 
 // Offset is the position of the next byte in the input.
