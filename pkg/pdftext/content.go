@@ -23,6 +23,24 @@ type gstate struct {
 	tc, tw, th, tl, rise float64
 }
 
+// set is a text state operator of one number (PDF 32000-2 §9.3): Tc
+// character spacing, Tw word spacing, Tz horizontal scaling (in percent),
+// TL leading, Ts rise.
+func (gs *gstate) set(op string, v float64) {
+	switch op {
+	case "Tc":
+		gs.tc = v
+	case "Tw":
+		gs.tw = v
+	case "Tz":
+		gs.th = v / 100
+	case "TL":
+		gs.tl = v
+	case "Ts":
+		gs.rise = v
+	}
+}
+
 // content interprets one content stream with its resources.
 type content struct {
 	x     *extractor
@@ -81,25 +99,9 @@ func (c *content) op(op string, args []pdfobj.Object) {
 			gs.font = c.x.font(c.res, name)
 			gs.size = num(args[len(args)-1])
 		}
-	case "Tc":
+	case "Tc", "Tw", "Tz", "TL", "Ts":
 		if v, ok := nums(args, 1); ok {
-			gs.tc = v[0]
-		}
-	case "Tw":
-		if v, ok := nums(args, 1); ok {
-			gs.tw = v[0]
-		}
-	case "Tz":
-		if v, ok := nums(args, 1); ok {
-			gs.th = v[0] / 100
-		}
-	case "TL":
-		if v, ok := nums(args, 1); ok {
-			gs.tl = v[0]
-		}
-	case "Ts":
-		if v, ok := nums(args, 1); ok {
-			gs.rise = v[0]
+			gs.set(op, v[0])
 		}
 	case "Td":
 		if v, ok := nums(args, 2); ok {

@@ -168,20 +168,13 @@ func (p *Parser) object(t Token, depth int) (Object, error) {
 			if t.Kind == EOF || t.Kind == DictClose {
 				return a, nil
 			}
-			v, err := p.object(t, depth+1)
+			v, ok, err := p.element(t, depth, len(a), "an array")
 			if err != nil {
 				return nil, err
 			}
-			if _, ok := v.(keyword); ok {
-				continue
+			if ok {
+				a = append(a, v)
 			}
-			if err := p.count(1); err != nil {
-				return nil, err
-			}
-			if len(a) >= MaxElements {
-				return nil, fmt.Errorf("%w: an array of over %d elements", ErrLimit, MaxElements)
-			}
-			a = append(a, v)
 		}
 	case DictOpen:
 		d := Dict{}
@@ -200,20 +193,11 @@ func (p *Parser) object(t Token, depth int) (Object, error) {
 				continue
 			}
 			k := Name(t.Bytes)
-			v, err := p.object(p.next(), depth+1)
+			v, ok, err := p.element(p.next(), depth, len(d), "a dictionary")
 			if err != nil {
 				return nil, err
 			}
-			if _, ok := v.(keyword); ok {
-				continue
-			}
-			if err := p.count(1); err != nil {
-				return nil, err
-			}
-			if len(d) >= MaxElements {
-				return nil, fmt.Errorf("%w: a dictionary of over %d entries", ErrLimit, MaxElements)
-			}
-			if v != nil {
+			if ok && v != nil {
 				d[k] = v
 			}
 		}
@@ -221,6 +205,26 @@ func (p *Parser) object(t Token, depth int) (Object, error) {
 		return keyword("]"), nil
 	}
 	return nil, nil
+}
+
+// element reads the element of an array or dictionary (holding n) that
+// starts with t: not ok for a bare keyword, which is skipped; ErrLimit
+// past the cell budget or MaxElements.
+func (p *Parser) element(t Token, depth, n int, what string) (v Object, ok bool, err error) {
+	v, err = p.object(t, depth+1)
+	if err != nil {
+		return nil, false, err
+	}
+	if _, isKeyword := v.(keyword); isKeyword {
+		return nil, false, nil
+	}
+	if err := p.count(1); err != nil {
+		return nil, false, err
+	}
+	if n >= MaxElements {
+		return nil, false, fmt.Errorf("%w: %s of over %d elements", ErrLimit, what, MaxElements)
+	}
+	return v, true, nil
 }
 
 // pushBack2 returns two tokens to be read again, in order: the second is
