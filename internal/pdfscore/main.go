@@ -146,13 +146,19 @@ func readProducers(path string) map[string]string {
 	return m
 }
 
+// scoredTextBytes is the text budget the corpus is scored with: 256 KiB,
+// the tools' budget when the figures in docs/attachments.md were first
+// measured, fixed here so they stay comparable whatever the tools' budget
+// (48 KiB since results fit the client) becomes.
+const scoredTextBytes = 256 << 10
+
 func extractOne(path string) {
 	data, err := os.ReadFile(path)
 	var o one
 	if err == nil {
 		start := time.Now()
 		var res *pdftext.Result
-		res, err = pdftext.Extract(context.Background(), data, pdftext.Options{})
+		res, err = pdftext.Extract(context.Background(), data, pdftext.Options{MaxTextBytes: scoredTextBytes})
 		o.MS = float64(time.Since(start).Microseconds()) / 1000
 		if err == nil && len(res.Pages) > 0 {
 			o.First = res.Pages[0].Number
