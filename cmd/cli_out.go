@@ -266,7 +266,7 @@ func pageOut(ctx context.Context, std IO, call func(map[string]any) *mcp.CallToo
 		}
 	}
 	whole := sha256.New()
-	progress := isTerminal(std.Err)
+	progress := isTerminalWriter(std.Err)
 	var offset, total int64 = 0, -1
 	windows := 0
 	for {
@@ -353,15 +353,4 @@ func resultText(res *mcp.CallToolResult) string {
 		}
 	}
 	return "no message"
-}
-
-// isTerminal says whether w is a terminal, where a progress line helps
-// rather than litters a log.
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
