@@ -1,6 +1,7 @@
 package httpserver
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -14,6 +15,7 @@ import (
 
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/rpcguard"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
 )
 
 // serveMessage reads a POST body, checks it before anything decodes it
@@ -26,7 +28,7 @@ func (s *Server) serveMessage(w http.ResponseWriter, r *http.Request) {
 	}
 	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt != "application/json" {
 		// mcp-go refuses it (415-like 400) without reading the body.
-		s.mcp.Handle(mcpWriter(w), &server.HTTPRequest{Method: r.Method, URL: r.URL, Header: r.Header, Body: body, Context: r.Context()})
+		s.mcp.Handle(mcpWriter(w, nil), &server.HTTPRequest{Method: r.Method, URL: r.URL, Header: r.Header, Body: body, Context: r.Context()})
 		return
 	}
 	m, rerr := rpcguard.Check(body, s.guard)
@@ -49,8 +51,9 @@ func (s *Server) serveMessage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer release()
-	s.mcp.Handle(mcpWriter(w), &server.HTTPRequest{Method: r.Method, URL: r.URL, Header: r.Header,
-		Body: m.Forward(body), Context: m.Context(r.Context())})
+	d := tool.NewDelivery()
+	s.mcp.Handle(mcpWriter(w, d), &server.HTTPRequest{Method: r.Method, URL: r.URL, Header: r.Header,
+		Body: m.Forward(body), Context: tool.WithDelivery(m.Context(r.Context()), d)})
 }
 
 // readMessage reads a POST body of at most MaxBodyBytes into one buffer
@@ -104,16 +107,31 @@ func writeRPC(w http.ResponseWriter, status int, v any) {
 }
 
 // mcpWriter adapts w to mcp-go's HTTPResponseWriter, streaming when w can
-// flush, as mcp-go's own ServeHTTP does.
-func mcpWriter(w http.ResponseWriter) server.HTTPResponseWriter {
-	a := responseWriter{ResponseWriter: w}
+// flush, as mcp-go's own ServeHTTP does. It tells d about every
+// notification written (tool.Delivery); d may be nil.
+func mcpWriter(w http.ResponseWriter, d *tool.Delivery) server.HTTPResponseWriter {
+	a := responseWriter{ResponseWriter: w, delivery: d}
 	a.flusher, _ = w.(http.Flusher)
 	return a
 }
 
 type responseWriter struct {
 	http.ResponseWriter
-	flusher http.Flusher
+	flusher  http.Flusher
+	delivery *tool.Delivery
+}
+
+// sseEvent begins every server-sent event mcp-go writes, each with one
+// Write. Before the response (the last event) only notifications are
+// written: this server sends no requests to the client.
+var sseEvent = []byte("event: message\n")
+
+func (a responseWriter) Write(p []byte) (int, error) {
+	n, err := a.ResponseWriter.Write(p)
+	if a.delivery != nil && bytes.HasPrefix(p, sseEvent) {
+		a.delivery.Written() // written or failed: either way no longer pending
+	}
+	return n, err
 }
 
 func (a responseWriter) Flush() {
