@@ -11,6 +11,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
@@ -40,6 +41,10 @@ func (s *Server) serveMessage(w http.ResponseWriter, r *http.Request) {
 	if ri := infoFrom(r.Context()); ri != nil {
 		ri.method = forgejo.Sanitize(m.Method, 64)
 	}
+	if m.Method == string(mcp.MethodSetLogLevel) && m.Kind == rpcguard.KindRequest && !modern(r.Header) {
+		writeRPC(w, http.StatusOK, rpcguard.ErrorResponse(m.ID, mcp.METHOD_NOT_FOUND, errSetLevel))
+		return
+	}
 	release, err := s.budget.Reserve(r.Context(), rpcguard.Cost(m), s.opts.InflightWait)
 	if err != nil {
 		if r.Context().Err() == nil {
@@ -54,6 +59,23 @@ func (s *Server) serveMessage(w http.ResponseWriter, r *http.Request) {
 	d := tool.NewDelivery()
 	s.mcp.Handle(mcpWriter(w, d), &server.HTTPRequest{Method: r.Method, URL: r.URL, Header: r.Header,
 		Body: m.Forward(body), Context: tool.WithDelivery(m.Context(r.Context()), d)})
+}
+
+// errSetLevel refuses logging/setLevel. Under 2025-11-25 it sets the
+// level of the client's session, but this endpoint is stateless: every
+// request is served by a session of its own, and mcp-go keeps one level
+// for all of them, so one client's setLevel changed what every other
+// 2025-11-25 client of the server received. Kept per request it would
+// apply to nothing. Under 2026-07-28 (where mcp-go refuses the method
+// itself) each request names its level in _meta.
+const errSetLevel = "logging/setLevel is not supported over this stateless HTTP endpoint: no session carries a level from one request to the next, and one shared level would change what every other client receives. " +
+	"Records at level error about your own calls are still sent; under protocol 2026-07-28 each request names the level it wants in _meta (io.modelcontextprotocol/logLevel)"
+
+// modern reports whether the request declares protocol 2026-07-28 or
+// later in its header (mcp-go checks that the body agrees).
+func modern(h http.Header) bool {
+	v := h.Get(mcp.HeaderProtocolVersion)
+	return v != "" && v >= mcp.ProtocolVersion20260728
 }
 
 // readMessage reads a POST body of at most MaxBodyBytes into one buffer
