@@ -39,19 +39,30 @@ const (
 
 // Completer answers completions for the identity of each request.
 type Completer struct {
-	client tool.ClientFunc
-	cache  *cache
+	client  tool.ClientFunc
+	visible Visible
+	cache   *cache
 }
 
-// New returns a Completer acting as the identity client returns.
-func New(client tool.ClientFunc) *Completer {
-	return &Completer{client: client, cache: newCache(CacheEntries, TTL)}
+// Visible reports whether ctx's request can reach a prompt (by name) or a
+// resource template (by its URI template): a completion reaches the forge
+// only for one it can, so a request narrowed away from a template or
+// prompt learns nothing through its arguments' completions either.
+type Visible func(ctx context.Context, prompt bool, ref string) bool
+
+// New returns a Completer acting as the identity client returns, for the
+// prompts and templates visible admits (nil: all).
+func New(client tool.ClientFunc, visible Visible) *Completer {
+	return &Completer{client: client, visible: visible, cache: newCache(CacheEntries, TTL)}
 }
 
 // CompletePromptArgument implements server.PromptCompletionProvider. An
 // index argument completes pull requests for a prompt about one (its name
 // says "pull"), issues otherwise.
 func (c *Completer) CompletePromptArgument(ctx context.Context, prompt string, arg mcp.CompleteArgument, cc mcp.CompleteContext) (*mcp.Completion, error) {
+	if c.visible != nil && !c.visible(ctx, true, prompt) {
+		return &mcp.Completion{Values: []string{}}, nil
+	}
 	kind := "issues"
 	if strings.Contains(prompt, "pull") {
 		kind = "pulls"
@@ -63,6 +74,9 @@ func (c *Completer) CompletePromptArgument(ctx context.Context, prompt string, a
 // An index argument completes pull requests in a …/pulls/… template,
 // issues otherwise.
 func (c *Completer) CompleteResourceArgument(ctx context.Context, uri string, arg mcp.CompleteArgument, cc mcp.CompleteContext) (*mcp.Completion, error) {
+	if c.visible != nil && !c.visible(ctx, false, uri) {
+		return &mcp.Completion{Values: []string{}}, nil
+	}
 	kind := "issues"
 	if strings.Contains(uri, "/pulls/") {
 		kind = "pulls"

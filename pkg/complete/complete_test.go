@@ -36,7 +36,7 @@ func fake(t *testing.T) *fakeforge.Server {
 }
 
 func completer(c *forgejo.Client) *Completer {
-	return New(func(context.Context) (*forgejo.Client, error) { return c, nil })
+	return New(func(context.Context) (*forgejo.Client, error) { return c, nil }, nil)
 }
 
 func TestComplete(t *testing.T) {
@@ -103,7 +103,7 @@ func TestCompleteCachedPerIdentity(t *testing.T) {
 	f := fake(t)
 	alice, bob := f.Client(), f.Client()
 	who := alice
-	c := New(func(context.Context) (*forgejo.Client, error) { return who, nil })
+	c := New(func(context.Context) (*forgejo.Client, error) { return who, nil }, nil)
 	ask := func() []string {
 		got, err := c.CompleteResourceArgument(context.Background(), "forgejo://{owner}/{repo}", mcp.CompleteArgument{Name: "owner"}, mcp.CompleteContext{})
 		require.NoError(t, err)
@@ -153,9 +153,9 @@ func TestCompleteBoundedAndFailures(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []string{}, got.Values)
 
-	noID := New(func(context.Context) (*forgejo.Client, error) { return nil, errors.New("no identity") })
+	noID := New(func(context.Context) (*forgejo.Client, error) { return nil, errors.New("no identity") }, nil)
 	got, err = noID.CompleteResourceArgument(context.Background(), "x", mcp.CompleteArgument{Name: "owner"}, mcp.CompleteContext{})
 	require.NoError(t, err)
 	assert.Equal(t, []string{}, got.Values)
-	assert.Equal(t, []string{}, New(nil).complete(context.Background(), mcp.CompleteArgument{Name: "owner"}, mcp.CompleteContext{}, "issues").Values)
+	assert.Equal(t, []string{}, New(nil, nil).complete(context.Background(), mcp.CompleteArgument{Name: "owner"}, mcp.CompleteContext{}, "issues").Values)
 }

@@ -154,9 +154,6 @@ func New(o Options) (*Server, error) {
 		return nil, errors.New("no forge identity for this request; this is a bug in forgejo-mcp, please report it")
 	}
 	ms := mcpserver.New(boundHandlers(o.Defs), &runner)
-	// mcp-go options are functions over the server, so the per-request
-	// filter can be added to the server mcpserver built.
-	server.WithToolFilter(filterTools)(ms)
 	s.mcp = server.NewStreamableHTTPServer(ms,
 		// No session ID is minted or checked: any replica serves any
 		// request, and nothing accumulates per client.
@@ -256,7 +253,7 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx := tool.WithCaller(context.WithValue(r.Context(), identityKey{}, id), id.caller)
-	r = r.WithContext(withAllowed(ctx, allow))
+	r = r.WithContext(tool.WithAllowed(ctx, allow))
 	if r.Method != http.MethodPost {
 		s.mcp.ServeHTTP(w, r)
 		return

@@ -1,13 +1,10 @@
 package httpserver
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
-
-	"github.com/mark3labs/mcp-go/mcp"
 
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
 )
@@ -133,32 +130,6 @@ func headerList(h http.Header, name string) []string {
 	var out []string
 	for _, v := range h.Values(name) {
 		out = append(out, tool.SplitList(v)...)
-	}
-	return out
-}
-
-type allowKey struct{}
-
-func withAllowed(ctx context.Context, allow map[string]bool) context.Context {
-	if allow == nil {
-		return ctx
-	}
-	return context.WithValue(ctx, allowKey{}, allow)
-}
-
-// filterTools is the mcp-go tool filter: mcp-go applies it to tools/list
-// and, with the one requested tool, to tools/call, so a tool hidden by a
-// header can be neither listed nor called.
-func filterTools(ctx context.Context, tools []mcp.Tool) []mcp.Tool {
-	allow, ok := ctx.Value(allowKey{}).(map[string]bool)
-	if !ok {
-		return tools
-	}
-	out := make([]mcp.Tool, 0, len(allow))
-	for _, t := range tools {
-		if allow[t.Name] {
-			out = append(out, t)
-		}
 	}
 	return out
 }
