@@ -81,12 +81,20 @@ func (s *selector) allowed(h http.Header) (map[string]bool, error) {
 	if err != nil {
 		return nil, err // unreachable: every name was checked above
 	}
+	if len(defs) == 0 {
+		// A header cannot warn: a request left with nothing is refused
+		// with the reason rather than served an empty list.
+		return nil, fmt.Errorf("the selection headers leave no tool: %s", tool.EmptyReason(s.defs, sel, headerWords))
+	}
 	allow := make(map[string]bool, len(defs))
 	for _, d := range defs {
 		allow[d.Name] = true
 	}
 	return allow, nil
 }
+
+// headerWords name the selection's knobs as a request sets them.
+var headerWords = tool.SelectionWords{Toolsets: HeaderToolsets, Tools: HeaderTools, Exclude: HeaderExcludeTools, ReadOnly: HeaderReadonly + ": true"}
 
 // selectionHeaders are the known X-MCP-* headers by canonical key.
 var selectionHeaders = map[string]string{
@@ -119,6 +127,10 @@ func checkSelectionHeaders(h http.Header) error {
 			return fmt.Errorf("%s is given %d times; send it once (a repeated selection header is refused, never merged)", name, len(values))
 		case name == HeaderReadonly && strings.Contains(values[0], ","):
 			return fmt.Errorf("%s is given more than once (%q); send it once, true or false", name, values[0])
+		case name != HeaderReadonly && len(tool.SplitList(values[0])) == 0:
+			// Blank is not "no narrowing": most likely a client setting
+			// whose variable was empty, which must not widen the request.
+			return fmt.Errorf("%s is blank: name at least one, or leave the header out", name)
 		}
 	}
 	return nil
