@@ -42,12 +42,15 @@ check:
 docs:
 	$(GO) run ./cmd/gendocs
 
-# Regenerate the fake forge's Forgejo and Gitea API descriptions
-# (internal/fakeforge/specs) from Forgejo's swagger.v1.json and the test
-# forge's; FORGEJO_SWAGGER and FORGEJO_TEST_URL say where they are.
+# Regenerate the described forges' API descriptions (internal/fakeforge/specs)
+# from Forgejo's development swagger.v1.json, the one a released Forgejo
+# serves and the Gitea test forge's; FORGEJO_SWAGGER, FORGEJO_RELEASE_SWAGGER
+# and FORGEJO_TEST_URL say where they are.
 FORGEJO_SWAGGER ?= ../shared/forgejo/swagger.v1.json
+FORGEJO_RELEASE_SWAGGER ?= ../shared/forgejo/swagger-13.0.5.json
 fixtures:
-	$(GO) run ./internal/fakeforge/gen -forgejo $(FORGEJO_SWAGGER) -gitea $$FORGEJO_TEST_URL/swagger.v1.json
+	$(GO) run ./internal/fakeforge/gen -forgejo $(FORGEJO_SWAGGER) -forgejo-release $(FORGEJO_RELEASE_SWAGGER) \
+		-gitea $$FORGEJO_TEST_URL/swagger.v1.json
 
 lint:
 	@test -z "$$(gofmt -l .)" || { gofmt -l .; echo "gofmt: the files above need formatting"; exit 1; }
