@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"strings"
 	"time"
@@ -33,8 +34,10 @@ type HTTPConfig struct {
 	MaxBodyBytes   int64
 	MaxInFlight    int
 	MetricsAddr    string // a separate listener for /metrics; "" serves it on Addr
+	TrustedProxies string // reverse proxies whose X-Forwarded-For names the client
 
-	publicURL *url.URL // parsed PublicURL, nil when unset
+	publicURL      *url.URL // parsed PublicURL, nil when unset
+	trustedProxies []netip.Prefix
 }
 
 func (h *HTTPConfig) registerFlags(fs *pflag.FlagSet, env Env) {
@@ -49,6 +52,7 @@ func (h *HTTPConfig) registerFlags(fs *pflag.FlagSet, env Env) {
 	fs.Int64Var(&h.MaxBodyBytes, "http-max-body-bytes", 0, "largest HTTP request body; a larger one gets 413 (default: --max-frame-bytes, which fits the largest upload in base64)")
 	fs.StringVar(&h.MetricsAddr, "metrics-addr", env("FORGEJO_MCP_METRICS_ADDR"), "serve Prometheus /metrics on this host:port instead of on --http-addr (env FORGEJO_MCP_METRICS_ADDR)")
 	fs.IntVar(&h.MaxInFlight, "http-max-in-flight", 64, "HTTP requests served at once; more get 503 (each may buffer up to --http-max-body-bytes)")
+	fs.StringVar(&h.TrustedProxies, "http-trusted-proxies", env("FORGEJO_MCP_HTTP_TRUSTED_PROXIES"), "comma-separated addresses or CIDR prefixes of reverse proxies whose X-Forwarded-For names the client's address (for the per-address limits); by default the connection's peer is the client")
 }
 
 // resolve validates the HTTP flags; it runs only with --transport http.
@@ -89,6 +93,11 @@ func (h *HTTPConfig) resolve() error {
 			return usagef("--oauth-issuer %q must be an absolute URL, e.g. https://codeberg.org", h.OAuthIssuer)
 		}
 	}
+	trusted, err := httpserver.ParseTrustedProxies(tool.SplitList(h.TrustedProxies))
+	if err != nil {
+		return usagef("--http-trusted-proxies %q: %v (give addresses or CIDR prefixes, e.g. 127.0.0.1,10.0.0.0/8)", h.TrustedProxies, err)
+	}
+	h.trustedProxies = trusted
 	if h.MaxBodyBytes < 0 || h.MaxInFlight <= 0 {
 		return usagef("--http-max-body-bytes must not be negative and --http-max-in-flight must be positive")
 	}
@@ -174,6 +183,7 @@ func httpOptions(cfg *Config, defs []tool.Def, logger *slog.Logger) httpserver.O
 		Issuer:           strings.TrimSuffix(h.OAuthIssuer, "/"),
 		AllowedHosts:     tool.SplitList(h.AllowedHosts),
 		AllowedOrigins:   tool.SplitList(h.AllowedOrigins),
+		TrustedProxies:   h.trustedProxies,
 		MaxBodyBytes:     cfg.maxBody(),
 		MaxInFlight:      h.MaxInFlight,
 		Logger:           logger,

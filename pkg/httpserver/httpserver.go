@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"net/netip"
 	"net/http"
 	"net/url"
 	"strings"
@@ -79,6 +80,10 @@ type Options struct {
 	TokenCacheSize  int           // default 10000
 	TokenTTL        time.Duration // default 5 min
 	InvalidTokenTTL time.Duration // default 30 s
+	// TrustedProxies are the reverse proxies whose X-Forwarded-For names
+	// the client's address (clientAddr); without them the address is the
+	// connection's peer.
+	TrustedProxies []netip.Prefix
 	// Token checks the forge answers with a rejection, per client address:
 	// RejectBurst at once, then one per RejectInterval; past that 429.
 	RejectBurst    int           // default 10
@@ -243,7 +248,8 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) {
 		s.tooLarge(w) // before any token check costs a round trip
 		return
 	}
-	id, ok := s.authenticate(w, r)
+	addr := clientAddr(r, s.opts.TrustedProxies)
+	id, ok := s.authenticate(w, r, addr)
 	if !ok {
 		return
 	}
@@ -252,7 +258,7 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "400 Bad Request: "+err.Error(), http.StatusBadRequest)
 		return
 	}
-	ctx := tool.WithCaller(context.WithValue(r.Context(), identityKey{}, id), id.caller)
+	ctx := tool.WithCaller(context.WithValue(r.Context(), identityKey{}, id), id.Caller(addr))
 	r = r.WithContext(tool.WithAllowed(ctx, allow))
 	if r.Method != http.MethodPost {
 		s.mcp.ServeHTTP(w, r)
