@@ -16,8 +16,8 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
-	"net/netip"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"strings"
 	"time"
@@ -69,6 +69,15 @@ type Options struct {
 	AllowedOrigins []string
 	MaxBodyBytes   int64 // default 16 MiB
 	MaxInFlight    int   // default 64
+	// MaxInFlightPerUser bounds one user's requests being served at once
+	// (Identity.Caller), counted before their bodies are read; a user
+	// past it gets 429 while others are served. Default 8.
+	MaxInFlightPerUser int
+	// A body must start within BodyGrace and then arrive at MinBodyRate
+	// bytes a second on average, or the request is cut off (408).
+	// Defaults DefaultBodyGrace and DefaultMinBodyRate.
+	BodyGrace   time.Duration
+	MinBodyRate int64
 	// MaxInflightBytes bounds what the messages being decoded and handled
 	// at once cost (rpcguard.Cost: their bytes, and more per JSON value),
 	// across all users; a request past it waits up to InflightWait, then
@@ -110,6 +119,7 @@ type Server struct {
 	origins    map[string]bool
 	anyHost    bool
 	inflight   chan struct{}
+	users      *userLimits
 	budget     *rpcguard.Budget
 	guard      rpcguard.Limits
 	handler    http.Handler
@@ -140,6 +150,9 @@ func New(o Options) (*Server, error) {
 	}
 	s.inflight = make(chan struct{}, o.MaxInFlight)
 	s.budget = rpcguard.NewBudget(o.MaxInflightBytes)
+	// A user may hold half the budget, or at least what one body of the
+	// largest size reserves, so others always have the rest.
+	s.users = newUserLimits(o.MaxInFlightPerUser, min(s.budget.Size(), max(s.budget.Size()/2, bodyReservation(o.MaxBodyBytes))))
 	s.guard = rpcguard.Limits{ArgLimit: rpcguard.ToolLimits(o.Defs, o.Runner)}
 	s.identities = newIdentityCache(func(token string, onUnauthorized func()) *forgejo.Client {
 		hc := watchUnauthorized(o.HTTPClient, onUnauthorized)
@@ -201,6 +214,15 @@ func setDefaults(o *Options) {
 	if o.MaxInFlight <= 0 {
 		o.MaxInFlight = 64
 	}
+	if o.MaxInFlightPerUser <= 0 {
+		o.MaxInFlightPerUser = 8
+	}
+	if o.BodyGrace <= 0 {
+		o.BodyGrace = DefaultBodyGrace
+	}
+	if o.MinBodyRate <= 0 {
+		o.MinBodyRate = DefaultMinBodyRate
+	}
 	if o.MaxInflightBytes <= 0 {
 		o.MaxInflightBytes = rpcguard.DefaultBudgetBytes
 	}
@@ -258,13 +280,20 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "400 Bad Request: "+err.Error(), http.StatusBadRequest)
 		return
 	}
-	ctx := tool.WithCaller(context.WithValue(r.Context(), identityKey{}, id), id.Caller(addr))
+	caller := id.Caller(addr)
+	if !s.users.enter(caller) {
+		s.log.WarnContext(r.Context(), "refused a request past the user's requests in flight", "limit", s.opts.MaxInFlightPerUser)
+		tooManyRequests(w, s.users.requestsRefusal())
+		return
+	}
+	defer s.users.leave(caller)
+	ctx := tool.WithCaller(context.WithValue(r.Context(), identityKey{}, id), caller)
 	r = r.WithContext(tool.WithAllowed(ctx, allow))
 	if r.Method != http.MethodPost {
 		s.mcp.ServeHTTP(w, r)
 		return
 	}
-	s.serveMessage(w, r)
+	s.serveMessage(w, r, caller)
 }
 
 func serveHealth(w http.ResponseWriter, r *http.Request) {

@@ -3,12 +3,8 @@ package httpserver
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
-	"fmt"
-	"io"
 	"mime"
 	"net/http"
-	"slices"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -19,12 +15,22 @@ import (
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
 )
 
-// serveMessage reads a POST body, checks it before anything decodes it
-// (rpcguard: the same checks and refusals as on stdio) and waits for its
-// share of the in-flight budget, then hands it to mcp-go.
-func (s *Server) serveMessage(w http.ResponseWriter, r *http.Request) {
-	body, ok := s.readMessage(w, r)
-	if !ok {
+// serveMessage reserves the body's share of the in-flight budget (before
+// reading a byte of it, so bodies waiting to be handled cost nothing),
+// reads it within the minimum rate, checks it before anything decodes it
+// (rpcguard: the same checks and refusals as on stdio), keeps what the
+// checked message costs and hands it to mcp-go. caller is the request's
+// user (Identity.Caller), whose share of the budget is bounded.
+func (s *Server) serveMessage(w http.ResponseWriter, r *http.Request, caller string) {
+	sh, err := s.reserve(r, caller, bodyReservation(r.ContentLength))
+	if err != nil {
+		s.refuseBody(w, r, err)
+		return
+	}
+	defer sh.release()
+	body, err := s.readMessage(w, r, sh)
+	if err != nil {
+		s.refuseBody(w, r, err)
 		return
 	}
 	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt != "application/json" {
@@ -38,6 +44,9 @@ func (s *Server) serveMessage(w http.ResponseWriter, r *http.Request) {
 		writeRPC(w, http.StatusBadRequest, rerr.Response())
 		return
 	}
+	// What decoding and handling it costs is known now, and is never more
+	// than what was reserved for its bytes.
+	sh.shrinkTo(rpcguard.Cost(m))
 	if ri := infoFrom(r.Context()); ri != nil {
 		ri.method = forgejo.Sanitize(m.Method, 64)
 	}
@@ -45,17 +54,6 @@ func (s *Server) serveMessage(w http.ResponseWriter, r *http.Request) {
 		writeRPC(w, http.StatusOK, rpcguard.ErrorResponse(m.ID, mcp.METHOD_NOT_FOUND, errSetLevel))
 		return
 	}
-	release, err := s.budget.Reserve(r.Context(), rpcguard.Cost(m), s.opts.InflightWait)
-	if err != nil {
-		if r.Context().Err() == nil {
-			s.log.WarnContext(r.Context(), "refused a request past the in-flight byte budget", "budget_bytes", s.budget.Size(), "bytes", len(body))
-			w.Header().Set("Retry-After", "1")
-			writeRPC(w, http.StatusServiceUnavailable, rpcguard.ErrorResponse(m.ID, rpcguard.CodeBusy,
-				fmt.Sprintf("server busy: the requests being handled hold the %d-byte budget (--max-inflight-bytes) and none finished within %s; retry in a moment", s.budget.Size(), s.opts.InflightWait)))
-		}
-		return
-	}
-	defer release()
 	d := tool.NewDelivery()
 	s.mcp.Handle(mcpWriter(w, d), &server.HTTPRequest{Method: r.Method, URL: r.URL, Header: r.Header,
 		Body: m.Forward(body), Context: tool.WithDelivery(m.Context(r.Context()), d)})
@@ -76,49 +74,6 @@ const errSetLevel = "logging/setLevel is not supported over this stateless HTTP 
 func modern(h http.Header) bool {
 	v := h.Get(mcp.HeaderProtocolVersion)
 	return v != "" && v >= mcp.ProtocolVersion20260728
-}
-
-// readMessage reads a POST body of at most MaxBodyBytes into one buffer
-// (of exactly Content-Length bytes when given), answering 413 past the
-// limit.
-func (s *Server) readMessage(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
-	rd := http.MaxBytesReader(w, r.Body, s.opts.MaxBodyBytes)
-	var body []byte
-	var err error
-	if r.ContentLength >= 0 {
-		body = make([]byte, r.ContentLength)
-		_, err = io.ReadFull(rd, body)
-	} else {
-		body, err = readAll(rd)
-	}
-	var mbe *http.MaxBytesError
-	switch {
-	case errors.As(err, &mbe):
-		s.tooLarge(w)
-		return nil, false
-	case err != nil:
-		http.Error(w, "400 Bad Request: reading the body failed", http.StatusBadRequest)
-		return nil, false
-	}
-	return body, true
-}
-
-// readAll reads r to its end, doubling its buffer.
-func readAll(r io.Reader) ([]byte, error) {
-	buf := make([]byte, 0, 64<<10)
-	for {
-		if len(buf) == cap(buf) {
-			buf = slices.Grow(buf, cap(buf))
-		}
-		n, err := r.Read(buf[len(buf):cap(buf)])
-		buf = buf[:len(buf)+n]
-		switch {
-		case errors.Is(err, io.EOF):
-			return buf, nil
-		case err != nil:
-			return nil, err
-		}
-	}
 }
 
 // writeRPC writes a JSON-RPC message with status.

@@ -1,0 +1,135 @@
+package httpserver
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// trickle opens a connection that sends a POST with token, declaring a
+// body of declared bytes, and then sends one byte per every; it returns
+// the status line the server answers with (or the error), once it does.
+func trickle(t *testing.T, addr, token string, declared int, every time.Duration, stop <-chan struct{}) <-chan string {
+	t.Helper()
+	out := make(chan string, 1)
+	conn, err := net.Dial("tcp", addr)
+	require.NoError(t, err)
+	t.Cleanup(func() { conn.Close() })
+	_, err = fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: %s\r\nAuthorization: Bearer %s\r\nContent-Type: application/json\r\n"+
+		"Accept: application/json, text/event-stream\r\nMcp-Protocol-Version: 2025-11-25\r\nContent-Length: %d\r\n\r\n{", EndpointPath, addr, token, declared)
+	require.NoError(t, err)
+	go func() {
+		tick := time.NewTicker(every)
+		defer tick.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-tick.C:
+				if _, err := conn.Write([]byte(" ")); err != nil {
+					return
+				}
+			}
+		}
+	}()
+	go func() {
+		line, err := bufio.NewReader(conn).ReadString('\n')
+		if err != nil {
+			out <- "error: " + err.Error()
+			return
+		}
+		out <- strings.TrimSpace(line)
+	}()
+	return out
+}
+
+// TestTricklingUserStarvesNobody is issue 18's item 3: one valid token,
+// 64 connections each declaring a 16 MB body and sending a byte now and
+// then, held every request slot of the server, and every other user got
+// 503 for as long as it lasted. A user's requests are now bounded before
+// their bodies are read, each body must keep a minimum rate, and other
+// users are served throughout.
+func TestTricklingUserStarvesNobody(t *testing.T) {
+	fx := newFixture(t, func(o *Options) { o.BodyGrace, o.MinBodyRate = 500*time.Millisecond, 64<<10 })
+	addr := strings.TrimPrefix(fx.http.URL, "http://")
+	fx.toolNames(t, "Bearer "+tokAlice, nil) // alice's token is checked and cached
+	stop := make(chan struct{})
+	defer close(stop)
+	var answers []<-chan string
+	for range 64 {
+		answers = append(answers, trickle(t, addr, tokAlice, 16_000_000, 100*time.Millisecond, stop))
+	}
+	time.Sleep(100 * time.Millisecond) // every trickle has sent its headers
+
+	for range 5 {
+		assert.Equal(t, `{"login":"bob"}`, fx.callText(t, "Bearer "+tokBob, "whoami", nil), "another user is served while alice trickles")
+	}
+	statuses := map[string]int{}
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for _, a := range answers {
+		wg.Go(func() {
+			select {
+			case s := <-a:
+				mu.Lock()
+				statuses[s]++
+				mu.Unlock()
+			case <-time.After(10 * time.Second):
+				mu.Lock()
+				statuses["no answer"]++
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	t.Logf("the trickling requests were answered: %v", statuses)
+	assert.Zero(t, statuses["no answer"], "every trickle is answered, none is left hanging")
+	assert.Equal(t, 64, statuses["HTTP/1.1 429 Too Many Requests"]+statuses["HTTP/1.1 408 Request Timeout"], "each trickle is refused or cut off: %v", statuses)
+	assert.Positive(t, statuses["HTTP/1.1 408 Request Timeout"], "a body slower than the minimum rate is cut off")
+}
+
+// TestUserShareOfBudget: the bodies of one user's requests hold at most
+// their share of the in-flight budget, reserved before a byte is read; a
+// body past it is refused at once, while another user's fits beside.
+func TestUserShareOfBudget(t *testing.T) {
+	fx := newFixture(t, func(o *Options) { o.MaxInflightBytes, o.MaxBodyBytes = 4<<20, 1<<20 })
+	addr := strings.TrimPrefix(fx.http.URL, "http://")
+	fx.toolNames(t, "Bearer "+tokAlice, nil)
+	stop := make(chan struct{})
+	defer close(stop)
+	trickle(t, addr, tokAlice, 1<<20, 50*time.Millisecond, stop) // reserves 2 MiB: alice's whole share
+	require.Eventually(t, func() bool { return fx.srv.budget.InUse() >= 2<<20 }, 5*time.Second, 5*time.Millisecond)
+
+	resp, body := fx.post(t, rpc{Method: "tools/list", Params: map[string]any{}, Auth: "Bearer " + tokAlice})
+	assert.Equal(t, http.StatusTooManyRequests, resp.StatusCode)
+	assert.Equal(t, "1", resp.Header.Get("Retry-After"))
+	assert.Contains(t, body, "the bodies of your requests in flight would hold more than 2 MiB of the server's 4 MiB in-flight budget, the share of one user")
+	assert.Equal(t, `{"login":"bob"}`, fx.callText(t, "Bearer "+tokBob, "whoami", nil), "bob's fits beside")
+}
+
+// TestBodyOfUnknownLength: a chunked body is read in steps, each reserved
+// first, and everything is given back after.
+func TestBodyOfUnknownLength(t *testing.T) {
+	fx := newFixture(t, nil)
+	msg := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"peek_thing","arguments":{"x":"` + strings.Repeat("y", 200<<10) + `"}}}`
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, fx.http.URL+EndpointPath, io.MultiReader(strings.NewReader(msg)))
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
+	req.Header.Set("Authorization", "Bearer "+tokAlice)
+	require.Equal(t, int64(0), req.ContentLength, "sent chunked")
+	resp, body := do(t, req)
+	require.Equal(t, http.StatusOK, resp.StatusCode, body)
+	assert.Contains(t, body, `unknown argument`, "the whole body was read and handled")
+	assert.Zero(t, fx.srv.budget.InUse(), "all given back")
+}
