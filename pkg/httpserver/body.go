@@ -29,7 +29,8 @@ var errSlowBody = errors.New("the body arrived too slowly")
 
 // rateReader reads a request body no slower than rate bytes a second
 // after grace: before each read it sets the connection's read deadline to
-// when the bytes read so far, and this read's, are due.
+// when the bytes read so far would have been due at that rate, so a body
+// that falls behind it is cut off at once.
 type rateReader struct {
 	r     io.Reader
 	rc    *http.ResponseController
@@ -47,7 +48,7 @@ func (b *rateReader) Read(p []byte) (int, error) {
 	if len(p) > bodyChunk {
 		p = p[:bodyChunk]
 	}
-	due := b.start.Add(b.grace + time.Duration(float64(b.n+int64(len(p)))/float64(b.rate)*float64(time.Second)))
+	due := b.start.Add(b.grace + time.Duration(float64(b.n)/float64(b.rate)*float64(time.Second)))
 	_ = b.rc.SetReadDeadline(due) // not supported: the server's ReadTimeout still bounds it
 	n, err := b.r.Read(p)
 	b.n += int64(n)
@@ -84,44 +85,55 @@ type share struct {
 	hold   *rpcguard.Hold
 }
 
-// errUserShare is a request whose body would pass its user's share.
-var errUserShare = errors.New("the user's share of the budget")
-
-// reserve takes n of the budget for r's body: from caller's share at once
-// (errUserShare past it), then from the budget, waiting up to InflightWait
-// (rpcguard.ErrBusy) and no longer than the client stays.
+// reserve takes n of the budget for r's body: from caller's share, then
+// from the budget, waiting for each (up to InflightWait in all: then
+// rpcguard.ErrBusy) no longer than the client stays.
 func (s *Server) reserve(r *http.Request, caller string, n int64) (*share, error) {
 	n = min(n, s.budget.Size())
-	if !s.users.take(caller, n) {
-		return nil, errUserShare
-	}
-	h, err := s.budget.Hold(r.Context(), n, s.opts.InflightWait)
-	if err != nil {
-		s.users.give(caller, n)
+	sh := &share{s: s, caller: caller}
+	if err := sh.take(r, n); err != nil {
 		return nil, err
 	}
-	return &share{s: s, caller: caller, hold: h}, nil
+	return sh, nil
 }
 
 // grow adds to the share so that it covers need, as reserve does.
 func (sh *share) grow(r *http.Request, need int64) error {
-	have := sh.hold.Size()
-	extra := min(need, sh.s.budget.Size()) - have
-	if extra <= 0 {
+	return sh.take(r, min(need, sh.s.budget.Size())-sh.size())
+}
+
+func (sh *share) take(r *http.Request, n int64) error {
+	if n <= 0 {
 		return nil
 	}
-	if !sh.s.users.take(sh.caller, extra) {
-		return errUserShare
-	}
-	if err := sh.hold.Grow(r.Context(), extra, sh.s.opts.InflightWait); err != nil {
-		sh.s.users.give(sh.caller, extra)
+	start := time.Now()
+	timer := time.NewTimer(sh.s.opts.InflightWait)
+	defer timer.Stop()
+	if err := sh.s.users.take(r.Context(), sh.caller, n, timer.C); err != nil {
 		return err
 	}
-	return nil
+	wait := sh.s.opts.InflightWait - time.Since(start)
+	var err error
+	if sh.hold == nil {
+		sh.hold, err = sh.s.budget.Hold(r.Context(), n, max(wait, 0))
+	} else {
+		err = sh.hold.Grow(r.Context(), n, max(wait, 0))
+	}
+	if err != nil {
+		sh.s.users.give(sh.caller, n)
+	}
+	return err
+}
+
+func (sh *share) size() int64 {
+	if sh.hold == nil {
+		return 0
+	}
+	return sh.hold.Size()
 }
 
 func (sh *share) shrinkTo(n int64) {
-	if back := sh.hold.Size() - n; back > 0 {
+	if back := sh.size() - n; back > 0 {
 		sh.hold.ShrinkTo(n)
 		sh.s.users.give(sh.caller, back)
 	}
@@ -176,14 +188,11 @@ func (s *Server) refuseBody(w http.ResponseWriter, r *http.Request, err error) {
 			bytesize.Text(s.opts.MinBodyRate), s.opts.BodyGrace), http.StatusRequestTimeout)
 	case r.Context().Err() != nil:
 		// The client went away: nobody to answer.
-	case errors.Is(err, errUserShare):
-		s.log.WarnContext(r.Context(), "refused a body past the user's share of the in-flight budget")
-		tooManyRequests(w, s.users.bytesRefusal(s.budget.Size()))
 	case errors.Is(err, rpcguard.ErrBusy):
 		s.log.WarnContext(r.Context(), "refused a request past the in-flight byte budget", "budget_bytes", s.budget.Size())
 		w.Header().Set("Retry-After", "1")
-		http.Error(w, fmt.Sprintf("503 Service Unavailable: server busy: the requests being handled hold the %s budget (--max-inflight-bytes) and none finished within %s; retry in a moment",
-			bytesize.Text(s.budget.Size()), s.opts.InflightWait), http.StatusServiceUnavailable)
+		http.Error(w, fmt.Sprintf("503 Service Unavailable: server busy: the requests being handled hold the %s budget (--max-inflight-bytes; one user at most %s of it) and none finished within %s; retry in a moment",
+			bytesize.Text(s.budget.Size()), bytesize.Text(s.users.maxBytes), s.opts.InflightWait), http.StatusServiceUnavailable)
 	default:
 		http.Error(w, "400 Bad Request: reading the body failed", http.StatusBadRequest)
 	}

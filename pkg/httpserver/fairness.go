@@ -1,21 +1,25 @@
 package httpserver
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"sync"
+	"time"
 
-	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/bytesize"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/rpcguard"
 )
 
 // userLimits bound what one user (Identity.Caller) holds of the server at
 // once, before anything of their request's body is read: requests being
-// served, and bytes of the in-flight budget their bodies hold. Past either
-// a request is refused at once (429), never queued, so one user's many
-// connections, trickling bodies or large messages leave the rest of the
-// server to everyone else. Tool calls have their own per-user bound in the
-// Runner (tool.Limits), which says more about why; this one is about the
-// transport.
+// served (past it a request is refused at once, 429, never queued), and
+// bytes of the in-flight budget their bodies hold (past it a request waits
+// for the user's own earlier ones, not in the server's line). So one
+// user's many connections, trickling bodies or large messages take at most
+// their share and leave the rest of the server to everyone else. Tool
+// calls have their own per-user bound in the Runner (tool.Limits); this one
+// is about the transport.
 type userLimits struct {
 	maxRequests int
 	maxBytes    int64
@@ -27,6 +31,7 @@ type userLimits struct {
 type userLoad struct {
 	requests int
 	bytes    int64
+	freed    chan struct{} // closed and replaced when bytes are given back
 }
 
 func newUserLimits(maxRequests int, maxBytes int64) *userLimits {
@@ -40,7 +45,7 @@ func (u *userLimits) enter(caller string) bool {
 	defer u.mu.Unlock()
 	l := u.users[caller]
 	if l == nil {
-		l = &userLoad{}
+		l = &userLoad{freed: make(chan struct{})}
 		u.users[caller] = l
 	}
 	if l.requests >= u.maxRequests {
@@ -61,17 +66,31 @@ func (u *userLimits) leave(caller string) {
 	}
 }
 
-// take adds n bytes to caller's share, or returns false (taking nothing)
-// when that would pass it.
-func (u *userLimits) take(caller string, n int64) bool {
-	u.mu.Lock()
-	defer u.mu.Unlock()
-	l := u.users[caller]
-	if l == nil || l.bytes+n > u.maxBytes {
-		return false
+// take adds n bytes to the share of caller (who entered), waiting while
+// that would pass it, until ctx ends or timeout passes (rpcguard.ErrBusy).
+func (u *userLimits) take(ctx context.Context, caller string, n int64, timeout <-chan time.Time) error {
+	for {
+		u.mu.Lock()
+		l := u.users[caller]
+		if l == nil {
+			u.mu.Unlock()
+			return errors.New("take before enter") // a bug; refused rather than uncounted
+		}
+		if l.bytes+n <= u.maxBytes {
+			l.bytes += n
+			u.mu.Unlock()
+			return nil
+		}
+		freed := l.freed
+		u.mu.Unlock()
+		select {
+		case <-freed:
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-timeout:
+			return rpcguard.ErrBusy
+		}
 	}
-	l.bytes += n
-	return true
 }
 
 // give returns n bytes of caller's share.
@@ -80,6 +99,8 @@ func (u *userLimits) give(caller string, n int64) {
 	defer u.mu.Unlock()
 	if l := u.users[caller]; l != nil {
 		l.bytes -= n
+		close(l.freed)
+		l.freed = make(chan struct{})
 	}
 }
 
@@ -91,9 +112,4 @@ func tooManyRequests(w http.ResponseWriter, msg string) {
 
 func (u *userLimits) requestsRefusal() string {
 	return fmt.Sprintf("you already have %d requests in flight on this server, the limit per user (--http-max-in-flight-per-user); retry when one has finished", u.maxRequests)
-}
-
-func (u *userLimits) bytesRefusal(budget int64) string {
-	return fmt.Sprintf("the bodies of your requests in flight would hold more than %s of the server's %s in-flight budget, the share of one user; retry when one has finished",
-		bytesize.Text(u.maxBytes), bytesize.Text(budget))
 }

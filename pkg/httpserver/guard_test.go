@@ -93,7 +93,7 @@ func TestInflightBudgetHTTP(t *testing.T) {
 	resp, body := fx.postRawAs(t, tokBob, big)
 	assert.Equal(t, http.StatusServiceUnavailable, resp.StatusCode, body)
 	assert.Equal(t, "1", resp.Header.Get("Retry-After"))
-	assert.Contains(t, body, "the requests being handled hold the 2.9 KiB budget (--max-inflight-bytes)", "refused before its body was read")
+	assert.Contains(t, body, "the requests being handled hold the 2.9 KiB budget (--max-inflight-bytes;", "refused before its body was read")
 	assert.GreaterOrEqual(t, time.Since(start), 300*time.Millisecond, "it waited first")
 
 	resp, body = fx.postRaw(t, `{"jsonrpc":"2.0","id":"small","method":"ping"}`)

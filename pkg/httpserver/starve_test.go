@@ -59,7 +59,9 @@ func trickle(t *testing.T, addr, token string, declared int, every time.Duration
 // their bodies are read, each body must keep a minimum rate, and other
 // users are served throughout.
 func TestTricklingUserStarvesNobody(t *testing.T) {
-	fx := newFixture(t, func(o *Options) { o.BodyGrace, o.MinBodyRate = 500*time.Millisecond, 64<<10 })
+	fx := newFixture(t, func(o *Options) {
+		o.BodyGrace, o.MinBodyRate, o.InflightWait = 500*time.Millisecond, 64<<10, 2*time.Second
+	})
 	addr := strings.TrimPrefix(fx.http.URL, "http://")
 	fx.toolNames(t, "Bearer "+tokAlice, nil) // alice's token is checked and cached
 	stop := make(chan struct{})
@@ -93,15 +95,22 @@ func TestTricklingUserStarvesNobody(t *testing.T) {
 	wg.Wait()
 	t.Logf("the trickling requests were answered: %v", statuses)
 	assert.Zero(t, statuses["no answer"], "every trickle is answered, none is left hanging")
-	assert.Equal(t, 64, statuses["HTTP/1.1 429 Too Many Requests"]+statuses["HTTP/1.1 408 Request Timeout"], "each trickle is refused or cut off: %v", statuses)
+	// Past alice's 8 requests at once: 429. Of her 8, one at a time holds
+	// her share of the budget and is cut off; the rest wait for it, for
+	// no longer than the budget's wait.
+	assert.Equal(t, 56, statuses["HTTP/1.1 429 Too Many Requests"], "%v", statuses)
+	assert.Equal(t, 8, statuses["HTTP/1.1 408 Request Timeout"]+statuses["HTTP/1.1 503 Service Unavailable"], "%v", statuses)
 	assert.Positive(t, statuses["HTTP/1.1 408 Request Timeout"], "a body slower than the minimum rate is cut off")
 }
 
 // TestUserShareOfBudget: the bodies of one user's requests hold at most
 // their share of the in-flight budget, reserved before a byte is read; a
-// body past it is refused at once, while another user's fits beside.
+// body past it waits for the user's own earlier ones, while another
+// user's fits beside at once.
 func TestUserShareOfBudget(t *testing.T) {
-	fx := newFixture(t, func(o *Options) { o.MaxInflightBytes, o.MaxBodyBytes = 4<<20, 1<<20 })
+	fx := newFixture(t, func(o *Options) {
+		o.MaxInflightBytes, o.MaxBodyBytes, o.InflightWait = 4<<20, 1<<20, 300*time.Millisecond
+	})
 	addr := strings.TrimPrefix(fx.http.URL, "http://")
 	fx.toolNames(t, "Bearer "+tokAlice, nil)
 	stop := make(chan struct{})
@@ -109,11 +118,15 @@ func TestUserShareOfBudget(t *testing.T) {
 	trickle(t, addr, tokAlice, 1<<20, 50*time.Millisecond, stop) // reserves 2 MiB: alice's whole share
 	require.Eventually(t, func() bool { return fx.srv.budget.InUse() >= 2<<20 }, 5*time.Second, 5*time.Millisecond)
 
+	start := time.Now()
 	resp, body := fx.post(t, rpc{Method: "tools/list", Params: map[string]any{}, Auth: "Bearer " + tokAlice})
-	assert.Equal(t, http.StatusTooManyRequests, resp.StatusCode)
+	assert.Equal(t, http.StatusServiceUnavailable, resp.StatusCode, "alice's second request waits for her first, then gives up")
+	assert.GreaterOrEqual(t, time.Since(start), 300*time.Millisecond)
 	assert.Equal(t, "1", resp.Header.Get("Retry-After"))
-	assert.Contains(t, body, "the bodies of your requests in flight would hold more than 2 MiB of the server's 4 MiB in-flight budget, the share of one user")
+	assert.Contains(t, body, "one user at most 2 MiB of it")
+	start = time.Now()
 	assert.Equal(t, `{"login":"bob"}`, fx.callText(t, "Bearer "+tokBob, "whoami", nil), "bob's fits beside")
+	assert.Less(t, time.Since(start), 300*time.Millisecond, "without waiting")
 }
 
 // TestBodyOfUnknownLength: a chunked body is read in steps, each reserved
