@@ -5,6 +5,10 @@
 // live forge, on stdio (one message per fresh process) and on streamable
 // HTTP (four maximum-size bodies at once per fresh process), measured as
 // the process's VmHWM against the targets of docs/hardening.md.
+// TestHTTPLoad (security issue 18, item 3) measures the HTTP server under
+// the worst body loads at default limits: 64 trickling bodies of one token
+// while another user calls (who is served), and 48 concurrent 16 MiB
+// bodies from 48 clients.
 //
 // scripts/check runs it as its own step (FORGEJO_MCP_MEMCHECK=1, with the
 // live forge's FORGEJO_TEST_* variables). MEMCHECK_BIN measures another

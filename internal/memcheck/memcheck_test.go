@@ -53,25 +53,8 @@ func TestPeakRSS(t *testing.T) {
 	index := forge.NewIssue(t, owner, repo, "memcheck uploads", "")
 	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), "FORGEJO_ACCESS_TOKEN=" + forge.Token}
 
-	var only *regexp.Regexp
-	if p := os.Getenv(envCases); p != "" {
-		only = regexp.MustCompile(p)
-	}
-	var rows []row
-	run := func(name string, limitMB int, f func(t *testing.T) (peakKB int64, note string)) {
-		if only != nil && !only.MatchString(name) {
-			return
-		}
-		t.Run(name, func(t *testing.T) {
-			peak, note := f(t)
-			r := row{name: name, peakKB: peak, limitMB: limitMB, note: note}
-			rows = append(rows, r)
-			t.Logf("%s: peak RSS %.1f MB %s", name, r.mb(), note)
-			if os.Getenv(envReportOnly) == "" && r.mb() >= float64(limitMB) {
-				t.Errorf("%s: peak RSS %.1f MB, over the target of %d MB", name, r.mb(), limitMB)
-			}
-		})
-	}
+	cs := &cases{t: t}
+	run := cs.run
 
 	uploadArgs := func() map[string]any {
 		data := make([]byte, uploadBytes)
@@ -162,7 +145,28 @@ func TestPeakRSS(t *testing.T) {
 		return h.peak(t), "1 upload + " + strings.Join(names(shapes[:concurrent-1]), ", ")
 	})
 
-	report(t, rows)
+	report(t, cs.rows)
+}
+
+// cases runs the measured cases MEMCHECK_CASES selects and keeps their rows.
+type cases struct {
+	t    *testing.T
+	rows []row
+}
+
+func (c *cases) run(name string, limitMB int, f func(t *testing.T) (peakKB int64, note string)) {
+	if p := os.Getenv(envCases); p != "" && !regexp.MustCompile(p).MatchString(name) {
+		return
+	}
+	c.t.Run(name, func(t *testing.T) {
+		peak, note := f(t)
+		r := row{name: name, peakKB: peak, limitMB: limitMB, note: note}
+		c.rows = append(c.rows, r)
+		t.Logf("%s: peak RSS %.1f MB %s", name, r.mb(), note)
+		if os.Getenv(envReportOnly) == "" && r.mb() >= float64(limitMB) {
+			t.Errorf("%s: peak RSS %.1f MB, over the target of %d MB", name, r.mb(), limitMB)
+		}
+	})
 }
 
 // row is one measured case.
