@@ -1,6 +1,7 @@
 package httpserver
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -15,6 +16,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"codeberg.org/forgejo-mcp/forgejo-mcp/operation"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/metrics"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
@@ -195,6 +197,38 @@ func TestFairnessUnnamedTokensBehindProxy(t *testing.T) {
 	assert.Equal(t, `"done"`, fx.callText(t, "Bearer tok-noscope-03-0123456789", "peek_thing", from("192.0.2.2")), "another client behind the proxy")
 	fx.release()
 	wg.Wait()
+}
+
+// TestCompletionsCountAgainstLimits is issue 18's item 4: completions
+// reached the forge outside every concurrency limit. A lookup now takes a
+// slot like a tool call: a user at their limit is refused, others are not.
+func TestCompletionsCountAgainstLimits(t *testing.T) {
+	fx := newFixture(t, func(o *Options) {
+		withMetrics(32, 1)(o)
+		o.Defs = append(o.Defs, operation.All()...)
+	})
+	fx.forge.JSON("GET /api/v1/user/repos", http.StatusOK, []map[string]any{{"name": "r", "owner": map[string]any{"login": "alice"}}})
+	complete := func(token string) map[string]any {
+		resp, body := fx.post(t, rpc{Method: "completion/complete", Auth: "Bearer " + token, Params: map[string]any{
+			"ref": map[string]any{"type": "ref/resource", "uri": "forgejo://{owner}/{repo}"}, "argument": map[string]any{"name": "owner", "value": ""}}})
+		require.Equal(t, http.StatusOK, resp.StatusCode, body)
+		var m map[string]any
+		require.NoError(t, json.Unmarshal([]byte(body), &m), body)
+		return m
+	}
+	done := make(chan struct{})
+	go func() { fx.postAsync(tokAlice, "wait"); close(done) }()
+	require.Eventually(t, func() bool {
+		return value(fx.scrape(t), metrics.Namespace+"_tool_calls_in_flight", nil) == 1
+	}, 5*time.Second, 10*time.Millisecond)
+	m := complete(tokAlice)
+	require.Contains(t, m, "error", m)
+	assert.Contains(t, m["error"].(map[string]any)["message"], "busy: you already have 1 tool calls running, the limit per user")
+	assert.Contains(t, complete(tokBob), "result", "bob's completion is served")
+	assert.Equal(t, 1.0, value(fx.scrape(t), metrics.Namespace+"_busy_refusals_total", map[string]string{"limit": "identity"}))
+	fx.release()
+	<-done
+	assert.Contains(t, complete(tokAlice), "result")
 }
 
 // postAsync calls tool name as token without the test's require (it runs

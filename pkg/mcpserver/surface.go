@@ -20,12 +20,12 @@ func addSurface(s *server.MCPServer, hooks *server.Hooks, defs []tool.Def, r *to
 	reader := resource.NewReader(defs, r)
 	reader.Register(s, hooks)
 	prompts := prompt.Register(s, hooks, prompt.All(), defs)
-	c := complete.New(r.Client, func(ctx context.Context, isPrompt bool, ref string) bool {
+	c := complete.New(complete.Options{Client: r.Client, Admit: r.Admit, Visible: func(ctx context.Context, isPrompt bool, ref string) bool {
 		if isPrompt {
 			return prompts.Visible(ctx, ref)
 		}
 		return reader.Visible(ctx, ref)
-	})
+	}})
 	server.WithCompletions()(s)
 	server.WithPromptCompletionProvider(c)(s)
 	server.WithResourceCompletionProvider(c)(s)
