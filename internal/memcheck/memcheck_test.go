@@ -86,6 +86,18 @@ func TestPeakRSS(t *testing.T) {
 		return p.peak(t), fmt.Sprintf("uploaded (%d-byte message)", len(msg))
 	})
 
+	// change_files with one file of 15 MiB of text (security issue 18,
+	// item 10): the largest text a frame carries, written to the forge.
+	run("stdio/change-files-15MiB", stdioTargetMB, func(t *testing.T) (int64, string) {
+		p := startStdio(t, bin, forge.URL, env)
+		text := strings.Repeat("All work and no play makes Jack a dull boy.\n", (15<<20)/44)
+		msg := toolCall("change_files", map[string]any{"owner": owner, "repo": repo, "message": "memcheck",
+			"files": []any{map[string]any{"operation": "create", "path": "big.txt", "content": text}}})
+		reply := p.roundTrip(t, msg)
+		requireSuccess(t, reply)
+		return p.peak(t), fmt.Sprintf("committed (%d-byte message)", len(msg))
+	})
+
 	// PDF bombs (security issue 18 item 2): each is attached to the issue,
 	// then downloaded, text extracted, by a fresh process.
 	for _, b := range pdfgen.Bombs() {
@@ -220,6 +232,8 @@ func hostile() []shape {
 		{name: "deep", fill: deep, wrap: upload},
 		{name: "strings", fill: func(n int) []byte { return repeated("[", `"`+strings.Repeat("s", 62)+`"`, ",", "]", n) }, wrap: upload},
 		{name: "long-string", fill: func(n int) []byte { return append(append([]byte{'"'}, bytes.Repeat([]byte{'A'}, n-2)...), '"') }, wrap: upload},
+		// One number literal of the whole size (issue 18, item 10).
+		{name: "long-number", fill: func(n int) []byte { return bytes.Repeat([]byte{'1'}, n) }, wrap: upload},
 		{name: "objects-ordinary-tool", fill: objects, wrap: ordinary},
 		{name: "objects-in-meta", fill: objects, wrap: meta},
 	}

@@ -2,7 +2,6 @@ package repo
 
 import (
 	"context"
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"strings"
@@ -97,25 +96,6 @@ func staleSHA(err error, files []tool.Args) error {
 
 func changeFiles(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
 	files := a.Objects("files")
-	ops := make([]map[string]any, 0, len(files))
-	for _, f := range files {
-		op := map[string]any{"operation": f.String("operation"), "path": f.String("path")}
-		if f.Has("content") {
-			op["content"] = base64.StdEncoding.EncodeToString([]byte(f.String("content")))
-		}
-		for _, name := range []string{"sha", "from_path"} {
-			if v := f.String(name); v != "" {
-				op[name] = v
-			}
-		}
-		ops = append(ops, op)
-	}
-	body := map[string]any{"files": ops}
-	for _, name := range []string{"message", "branch", "new_branch"} {
-		if v := a.String(name); v != "" {
-			body[name] = v
-		}
-	}
 	p, err := tool.RepoRoute(a, "contents")
 	if err != nil {
 		return nil, err
@@ -133,7 +113,12 @@ func changeFiles(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.Call
 		Files  []*sdk.ContentsResponse `json:"files"`
 		Commit *sdk.FileCommitResponse `json:"commit"`
 	}
-	if err := c.DoJSON(ctx, "POST", p, nil, body, &fr); err != nil {
+	body, length, err := filesBody(files, map[string]string{"message": a.String("message"), "branch": branch, "new_branch": a.String("new_branch")})
+	if err != nil {
+		return nil, err
+	}
+	defer body.Close()
+	if err := c.DoJSONReader(ctx, "POST", p, nil, body, length, &fr); err != nil {
 		err = whichMissing(ctx, c, a, forgejo.Relabel(err, "change", subject), fmt.Sprintf("branch %q", branch), branch, "")
 		return nil, staleSHA(err, files)
 	}

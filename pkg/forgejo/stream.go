@@ -38,3 +38,21 @@ func (c *Client) DoStream(ctx context.Context, apiPath string, query url.Values,
 	}
 	return nil
 }
+
+// DoJSONReader is DoJSON with a request body that is produced as it is
+// sent: length bytes of JSON read from body. A body holding a file's
+// contents in base64 (change_files) need never be whole in memory.
+func (c *Client) DoJSONReader(ctx context.Context, method, apiPath string, query url.Values, body io.Reader, length int64, out any) error {
+	u, err := c.apiURL(apiPath, query)
+	if err != nil {
+		return err
+	}
+	req, err := c.newRequest(ctx, method, u, body)
+	if err != nil {
+		return &Error{Verb: method, Subject: apiPath, Cause: err}
+	}
+	req.ContentLength = length
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json")
+	return c.decode(req, apiPath, out)
+}
