@@ -2,7 +2,7 @@
 GO ?= go
 BIN ?= forgejo-mcp
 
-.PHONY: build run test check docs fixtures lint clean release
+.PHONY: build run forge forge-stop test check docs fixtures lint clean release
 
 # Stamped with the tag or commit (plus -dirty) from git, like a release.
 VERSION_PKG := codeberg.org/forgejo-mcp/forgejo-mcp/pkg/version
@@ -10,25 +10,36 @@ STAMP = $(shell v=$$(git describe --tags --exact-match HEAD 2>/dev/null || git r
 	[ -n "$$v" ] && [ -n "$$(git status --porcelain 2>/dev/null)" ] && v="$$v-dirty"; echo "$$v")
 COMMIT = $(shell git rev-parse HEAD 2>/dev/null)
 
+LDFLAGS = -X $(VERSION_PKG).stamp=$(STAMP) -X $(VERSION_PKG).commit=$(COMMIT)
+
 build:
-	$(GO) build -ldflags "-X $(VERSION_PKG).stamp=$(STAMP) -X $(VERSION_PKG).commit=$(COMMIT)" -o $(BIN) .
+	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) .
 
 # Binaries for linux, darwin and windows on amd64 and arm64 in dist/, with
 # SHA256SUMS (scripts/release; TARGETS="linux/amd64" builds one).
 release:
 	scripts/release
 
-# Serve MCP on stdio against $FORGEJO_URL, or, when it is unset, against a
-# local test forge started for the occasion (and stopped afterwards).
-# Silent: stdout belongs to the MCP protocol.
+# Serve MCP on stdio against $FORGEJO_URL, or, when it is unset, against
+# the local dev forge (scripts/dev-forge: started the first time, seeded
+# with forgeadmin/demo, and left running after the server exits, so the
+# README's --cli examples work from another shell; `make forge-stop` ends
+# it). Silent on stdout: stdout belongs to the MCP protocol.
 run:
-	@$(GO) build -o $(BIN) .
+	@$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) .
 	@if [ -n "$$FORGEJO_URL" ]; then \
 		exec ./$(BIN); \
 	else \
-		echo "FORGEJO_URL is not set: starting a local test forge on 127.0.0.1 (the first build takes 5-7 min, then it is cached)" >&2; \
-		scripts/test-forge run -- sh -c 'FORGEJO_URL="$$FORGEJO_TEST_URL" FORGEJO_ACCESS_TOKEN="$$FORGEJO_TEST_TOKEN" exec ./$(BIN)'; \
+		env="$$(scripts/dev-forge up)" || exit 1; eval "$$env"; exec ./$(BIN); \
 	fi
+
+# The local dev forge alone: start (or reuse) it and print its environment
+# (eval "$$(scripts/dev-forge env)" sets it in a shell); forge-stop ends it.
+forge:
+	@scripts/dev-forge up
+
+forge-stop:
+	@scripts/dev-forge down
 
 # The whole suite against a fresh live forge: live tests fail, never skip.
 test:

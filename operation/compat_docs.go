@@ -1,7 +1,6 @@
 package operation
 
 import (
-	"bytes"
 	"fmt"
 	"strings"
 
@@ -44,14 +43,5 @@ func CompatTable() string {
 
 // UpdateCompat replaces the text between the compatibility markers of readme.
 func UpdateCompat(readme []byte) ([]byte, error) {
-	begin := bytes.Index(readme, []byte(CompatBegin))
-	end := bytes.Index(readme, []byte(CompatEnd))
-	if begin < 0 || end < begin {
-		return nil, fmt.Errorf("README has no %q … %q markers", CompatBegin, CompatEnd)
-	}
-	var out bytes.Buffer
-	out.Write(readme[:begin+len(CompatBegin)])
-	out.WriteString("\n" + CompatTable())
-	out.Write(readme[end:])
-	return out.Bytes(), nil
+	return replaceBetween(readme, CompatBegin, CompatEnd, CompatTable())
 }

@@ -26,6 +26,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/resource"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/rpcguard"
 )
 
@@ -310,17 +311,20 @@ func (c *conn) dispatch(ctx context.Context, method string, id json.RawMessage, 
 			}
 		}
 	}()
-	switch m := c.mcp.HandleMessage(ctx, msg).(type) {
-	case nil:
+	m := c.mcp.HandleMessage(ctx, msg)
+	if m == nil {
 		return nil
-	case mcp.JSONRPCError:
+	}
+	if method == string(mcp.MethodResourcesRead) {
+		m = resource.CleanReply(m)
+	}
+	if e, ok := m.(mcp.JSONRPCError); ok {
 		// mcp-go puts decoder errors into the message, and a decoder
 		// quotes what it could not decode: never more than a line back.
-		m.Error.Message = clipMessage(m.Error.Message)
-		return m
-	default:
-		return m
+		e.Error.Message = clipMessage(e.Error.Message)
+		return e
 	}
+	return m
 }
 
 // maxErrorMessage bounds the message of a JSON-RPC error from the MCP
