@@ -16,20 +16,6 @@ import (
 // 18, item 4: 31.6 MiB).
 const refCount = 240_000
 
-// refsAnswer is the forge's git/refs answer with n refs.
-func refsAnswer(n int) []byte {
-	var b bytes.Buffer
-	b.WriteByte('[')
-	for i := range n {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		fmt.Fprintf(&b, `{"ref":"refs/heads/branch-%06d","url":"http://f/b-%06d","object":{"type":"commit","sha":"%040d"}}`, i, i, i)
-	}
-	b.WriteByte(']')
-	return b.Bytes()
-}
-
 // TestCompletionMemory measures completion/complete of a branch name
 // against a forge whose repository has 240,000 refs: one completion on
 // stdio, and 16 at once over HTTP, each a fresh process.
@@ -38,7 +24,7 @@ func TestCompletionMemory(t *testing.T) {
 		t.Skipf("set %s=1 to run (scripts/check does, as its own step)", envRun)
 	}
 	bin := binary(t)
-	answer := refsAnswer(refCount)
+	answer := fakeforge.ManyRefs(refCount)
 	f := fakeforge.New(t)
 	f.Handle("GET /api/v1/repos/o/r/git/refs", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "application/json")

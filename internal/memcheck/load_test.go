@@ -1,9 +1,7 @@
 package memcheck
 
 import (
-	"bufio"
 	"fmt"
-	"net"
 	"net/url"
 	"os"
 	"sort"
@@ -13,6 +11,7 @@ import (
 	"time"
 
 	"codeberg.org/forgejo-mcp/forgejo-mcp/internal/testforge"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/internal/trickle"
 )
 
 // loadTargetMB bounds the whole HTTP server's peak RSS under the worst body
@@ -43,7 +42,7 @@ func TestHTTPLoad(t *testing.T) {
 		stop := make(chan struct{})
 		var answers []<-chan string
 		for range 64 {
-			answers = append(answers, trickle(t, h.endpoint, forge.Token, 16_000_000, 2*time.Second, stop))
+			answers = append(answers, slowPost(t, h.endpoint, forge.Token, 16_000_000, 2*time.Second, stop))
 		}
 		time.Sleep(time.Second) // every trickle is in before the other user comes
 		served, calls := 0, 0
@@ -58,8 +57,8 @@ func TestHTTPLoad(t *testing.T) {
 				refused[s]++
 			}
 		}
-		close(stop)
 		statuses := collect(answers, 5*time.Second)
+		close(stop)
 		if os.Getenv(envReportOnly) == "" && served != calls {
 			t.Errorf("the other user was served %d of %d calls: %v", served, calls, refused)
 		}
@@ -126,48 +125,18 @@ func counts(format string, m map[string]int) string {
 	return fmt.Sprintf(format, strings.Join(parts, "; "))
 }
 
-// trickle sends a POST declaring a body of declared bytes and then one
-// byte per every, until stop; the channel gets the status line of the
-// answer (or the error).
-func trickle(t *testing.T, endpoint, token string, declared int, every time.Duration, stop <-chan struct{}) <-chan string {
+// slowPost starts a trickling POST of token to the server at endpoint
+// (trickle.Post).
+func slowPost(t *testing.T, endpoint, token string, declared int, every time.Duration, stop <-chan struct{}) <-chan string {
 	t.Helper()
 	u, err := url.Parse(endpoint)
 	if err != nil {
 		t.Fatal(err)
 	}
-	conn, err := net.Dial("tcp", u.Host)
+	out, err := trickle.Post(u.Host, u.Path, token, declared, every, stop)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { conn.Close() })
-	_, err = fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: %s\r\nAuthorization: Bearer %s\r\nContent-Type: application/json\r\n"+
-		"Accept: application/json, text/event-stream\r\nContent-Length: %d\r\n\r\n{", u.Path, u.Host, token, declared)
-	if err != nil {
-		t.Fatal(err)
-	}
-	go func() {
-		tick := time.NewTicker(every)
-		defer tick.Stop()
-		for {
-			select {
-			case <-stop:
-				return
-			case <-tick.C:
-				if _, err := conn.Write([]byte(" ")); err != nil {
-					return
-				}
-			}
-		}
-	}()
-	out := make(chan string, 1)
-	go func() {
-		line, err := bufio.NewReader(conn).ReadString('\n')
-		if err != nil {
-			out <- "no status (" + clip(err.Error()) + ")"
-			return
-		}
-		out <- strings.TrimSpace(strings.TrimPrefix(line, "HTTP/1.1 "))
-	}()
 	return out
 }
 

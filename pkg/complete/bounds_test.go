@@ -1,9 +1,7 @@
 package complete
 
 import (
-	"bytes"
 	"context"
-	"fmt"
 	"net/http"
 	"runtime"
 	"testing"
@@ -16,24 +14,9 @@ import (
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
 )
 
-// refs answers git/refs with n branches, about 137 bytes each (240,000
-// make 31.4 MiB, issue 18's hostile forge).
-func refs(n int) []byte {
-	var b bytes.Buffer
-	b.WriteByte('[')
-	for i := range n {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		fmt.Fprintf(&b, `{"ref":"refs/heads/branch-%06d","url":"http://f/b-%06d","object":{"type":"commit","sha":"%040d"}}`, i, i, i)
-	}
-	b.WriteByte(']')
-	return b.Bytes()
-}
-
 func refsForge(t *testing.T, n int) *fakeforge.Server {
 	f := fakeforge.New(t)
-	answer := refs(n)
+	answer := fakeforge.ManyRefs(n)
 	f.Handle("GET /api/v1/repos/o/r/git/refs", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write(answer)

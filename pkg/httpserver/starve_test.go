@@ -1,10 +1,7 @@
 package httpserver
 
 import (
-	"bufio"
-	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"strings"
 	"sync"
@@ -13,42 +10,15 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"codeberg.org/forgejo-mcp/forgejo-mcp/internal/trickle"
 )
 
-// trickle opens a connection that sends a POST with token, declaring a
-// body of declared bytes, and then sends one byte per every; it returns
-// the status line the server answers with (or the error), once it does.
-func trickle(t *testing.T, addr, token string, declared int, every time.Duration, stop <-chan struct{}) <-chan string {
+// slowPost starts a trickling POST of token to the fixture (trickle.Post).
+func slowPost(t *testing.T, addr, token string, declared int, every time.Duration, stop <-chan struct{}) <-chan string {
 	t.Helper()
-	out := make(chan string, 1)
-	conn, err := net.Dial("tcp", addr)
+	out, err := trickle.Post(addr, EndpointPath, token, declared, every, stop)
 	require.NoError(t, err)
-	t.Cleanup(func() { conn.Close() })
-	_, err = fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: %s\r\nAuthorization: Bearer %s\r\nContent-Type: application/json\r\n"+
-		"Accept: application/json, text/event-stream\r\nMcp-Protocol-Version: 2025-11-25\r\nContent-Length: %d\r\n\r\n{", EndpointPath, addr, token, declared)
-	require.NoError(t, err)
-	go func() {
-		tick := time.NewTicker(every)
-		defer tick.Stop()
-		for {
-			select {
-			case <-stop:
-				return
-			case <-tick.C:
-				if _, err := conn.Write([]byte(" ")); err != nil {
-					return
-				}
-			}
-		}
-	}()
-	go func() {
-		line, err := bufio.NewReader(conn).ReadString('\n')
-		if err != nil {
-			out <- "error: " + err.Error()
-			return
-		}
-		out <- strings.TrimSpace(line)
-	}()
 	return out
 }
 
@@ -68,7 +38,7 @@ func TestTricklingUserStarvesNobody(t *testing.T) {
 	defer close(stop)
 	var answers []<-chan string
 	for range 64 {
-		answers = append(answers, trickle(t, addr, tokAlice, 16_000_000, 100*time.Millisecond, stop))
+		answers = append(answers, slowPost(t, addr, tokAlice, 16_000_000, 100*time.Millisecond, stop))
 	}
 	time.Sleep(100 * time.Millisecond) // every trickle has sent its headers
 
@@ -98,9 +68,9 @@ func TestTricklingUserStarvesNobody(t *testing.T) {
 	// Past alice's 8 requests at once: 429. Of her 8, one at a time holds
 	// her share of the budget and is cut off; the rest wait for it, for
 	// no longer than the budget's wait.
-	assert.Equal(t, 56, statuses["HTTP/1.1 429 Too Many Requests"], "%v", statuses)
-	assert.Equal(t, 8, statuses["HTTP/1.1 408 Request Timeout"]+statuses["HTTP/1.1 503 Service Unavailable"], "%v", statuses)
-	assert.Positive(t, statuses["HTTP/1.1 408 Request Timeout"], "a body slower than the minimum rate is cut off")
+	assert.Equal(t, 56, statuses["429 Too Many Requests"], "%v", statuses)
+	assert.Equal(t, 8, statuses["408 Request Timeout"]+statuses["503 Service Unavailable"], "%v", statuses)
+	assert.Positive(t, statuses["408 Request Timeout"], "a body slower than the minimum rate is cut off")
 }
 
 // TestUserShareOfBudget: the bodies of one user's requests hold at most
@@ -115,7 +85,7 @@ func TestUserShareOfBudget(t *testing.T) {
 	fx.toolNames(t, "Bearer "+tokAlice, nil)
 	stop := make(chan struct{})
 	defer close(stop)
-	trickle(t, addr, tokAlice, 1<<20, 50*time.Millisecond, stop) // reserves 2 MiB: alice's whole share
+	slowPost(t, addr, tokAlice, 1<<20, 50*time.Millisecond, stop) // reserves 2 MiB: alice's whole share
 	require.Eventually(t, func() bool { return fx.srv.budget.InUse() >= 2<<20 }, 5*time.Second, 5*time.Millisecond)
 
 	start := time.Now()
