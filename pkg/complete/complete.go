@@ -104,6 +104,22 @@ func (c *Completer) CompleteResourceArgument(ctx context.Context, uri string, ar
 	return c.complete(ctx, arg, cc, kind)
 }
 
+// Values completes the argument name from prefix for a shell: args are the
+// other arguments already given (owner, repo, ref), pulls says an index is a
+// pull request's. The same lookups, bounds and cache as over MCP; nothing
+// when the argument is not one it knows or the forge fails.
+func (c *Completer) Values(ctx context.Context, name, prefix string, args map[string]string, pulls bool) []string {
+	kind := "issues"
+	if pulls {
+		kind = "pulls"
+	}
+	got, err := c.complete(ctx, mcp.CompleteArgument{Name: name, Value: prefix}, mcp.CompleteContext{Arguments: args}, kind)
+	if err != nil {
+		return nil
+	}
+	return got.Values
+}
+
 func empty() *mcp.Completion { return &mcp.Completion{Values: []string{}} }
 
 // complete answers one argument. A completion is a convenience, so an
