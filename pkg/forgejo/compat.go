@@ -67,6 +67,13 @@ func Routes() []RouteDiff {
 		{Method: http.MethodPost, Route: "/repos/{owner}/{repo}/actions/runs/{run}/rerun", Only: Gitea,
 			Feature: "Re-running a workflow run", Tools: []string{"rerun_workflow_run"},
 			Otherwise: "isError naming the forge's flavour and version; nothing is sent"},
+		{Method: http.MethodPost, Route: "/repos/{owner}/{repo}/pulls/{index}/reviews/{id}/comments", Only: Forgejo,
+			Feature: "Adding a line comment to a review", Tools: []string{"add_pull_review_comments", "reply_to_pull_review_comment"},
+			Otherwise: "the comments go in as a PENDING review, which the forge folds into the caller's pending review (its text and commit sent back unchanged): " +
+				"only the caller's own pending review can grow; a reply joins it, or is a one-comment review when there is none"},
+		{Method: http.MethodDelete, Route: "/repos/{owner}/{repo}/pulls/{index}/reviews/{id}/comments/{comment}", Only: Forgejo,
+			Feature: "Deleting a review's line comment", Tools: []string{"delete_pull_review_comment"},
+			Otherwise: "the comment is checked to be the review's, deleted through the issue comment route, and checked gone (isError if the forge kept it, as an older Gitea did)"},
 	}
 }
 
