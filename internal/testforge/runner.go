@@ -164,12 +164,23 @@ func (r *Runner) UploadArtifact(t testing.TB, tk Task, name string, data []byte)
 // Finish writes lines as the task's log and ends it with success.
 func (r *Runner) Finish(t testing.TB, tk Task, started time.Time, lines ...string) {
 	t.Helper()
+	r.end(t, tk, started, "RESULT_SUCCESS", lines)
+}
+
+// FinishFailed writes lines as the task's log and ends it with failure.
+func (r *Runner) FinishFailed(t testing.TB, tk Task, started time.Time, lines ...string) {
+	t.Helper()
+	r.end(t, tk, started, "RESULT_FAILURE", lines)
+}
+
+func (r *Runner) end(t testing.TB, tk Task, started time.Time, result string, lines []string) {
+	t.Helper()
 	rows := make([]map[string]any, len(lines))
 	for i, l := range lines {
 		rows[i] = map[string]any{"time": started.UTC().Format(time.RFC3339), "content": l}
 	}
 	r.rpc(t, "RunnerService/UpdateLog", map[string]any{"taskId": tk.ID, "index": 0, "rows": rows, "noMore": true}, nil)
-	r.rpc(t, "RunnerService/UpdateTask", map[string]any{"state": map[string]any{"id": tk.ID, "result": "RESULT_SUCCESS",
+	r.rpc(t, "RunnerService/UpdateTask", map[string]any{"state": map[string]any{"id": tk.ID, "result": result,
 		"startedAt": started.UTC().Format(time.RFC3339), "stoppedAt": time.Now().UTC().Format(time.RFC3339)}}, nil)
 }
 
