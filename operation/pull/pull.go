@@ -22,7 +22,7 @@ var Toolset = tool.Toolset{ID: "pull", Description: "Pull requests: list, read, 
 
 // ReviewToolset holds the review tools beyond writing and reading reviews,
 // out of the default selection to keep it lean.
-var ReviewToolset = tool.Toolset{ID: "review", Description: "Pull request reviews beyond writing one: read one, dismiss, delete, request reviewers"}
+var ReviewToolset = tool.Toolset{ID: "review", Description: "Pull request reviews beyond writing one: read one, grow a draft, reply, dismiss, delete, request reviewers"}
 
 // MaxDiffBytes bounds the diff text one get_pull_request_diff call returns.
 const MaxDiffBytes = tool.MaxDiffBytes
