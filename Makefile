@@ -2,7 +2,7 @@
 GO ?= go
 BIN ?= forgejo-mcp
 
-.PHONY: build run test check docs fixtures lint clean release
+.PHONY: build run forge forge-stop test check docs fixtures lint clean release
 
 # Stamped with the tag or commit (plus -dirty) from git, like a release.
 VERSION_PKG := codeberg.org/forgejo-mcp/forgejo-mcp/pkg/version
@@ -18,17 +18,26 @@ build:
 release:
 	scripts/release
 
-# Serve MCP on stdio against $FORGEJO_URL, or, when it is unset, against a
-# local test forge started for the occasion (and stopped afterwards).
-# Silent: stdout belongs to the MCP protocol.
+# Serve MCP on stdio against $FORGEJO_URL, or, when it is unset, against
+# the local dev forge (scripts/dev-forge: started the first time, seeded
+# with forgeadmin/demo, and left running after the server exits, so the
+# README's --cli examples work from another shell; `make forge-stop` ends
+# it). Silent on stdout: stdout belongs to the MCP protocol.
 run:
 	@$(GO) build -o $(BIN) .
 	@if [ -n "$$FORGEJO_URL" ]; then \
 		exec ./$(BIN); \
 	else \
-		echo "FORGEJO_URL is not set: starting a local test forge on 127.0.0.1 (the first build takes 5-7 min, then it is cached)" >&2; \
-		scripts/test-forge run -- sh -c 'FORGEJO_URL="$$FORGEJO_TEST_URL" FORGEJO_ACCESS_TOKEN="$$FORGEJO_TEST_TOKEN" exec ./$(BIN)'; \
+		env="$$(scripts/dev-forge up)" || exit 1; eval "$$env"; exec ./$(BIN); \
 	fi
+
+# The local dev forge alone: start (or reuse) it and print its environment
+# (eval "$$(scripts/dev-forge env)" sets it in a shell); forge-stop ends it.
+forge:
+	@scripts/dev-forge up
+
+forge-stop:
+	@scripts/dev-forge down
 
 # The whole suite against a fresh live forge: live tests fail, never skip.
 test:
@@ -42,12 +51,15 @@ check:
 docs:
 	$(GO) run ./cmd/gendocs
 
-# Regenerate the fake forge's Forgejo and Gitea API descriptions
-# (internal/fakeforge/specs) from Forgejo's swagger.v1.json and the test
-# forge's; FORGEJO_SWAGGER and FORGEJO_TEST_URL say where they are.
+# Regenerate the described forges' API descriptions (internal/fakeforge/specs)
+# from Forgejo's development swagger.v1.json, the one a released Forgejo
+# serves and the Gitea test forge's; FORGEJO_SWAGGER, FORGEJO_RELEASE_SWAGGER
+# and FORGEJO_TEST_URL say where they are.
 FORGEJO_SWAGGER ?= ../shared/forgejo/swagger.v1.json
+FORGEJO_RELEASE_SWAGGER ?= ../shared/forgejo/swagger-13.0.5.json
 fixtures:
-	$(GO) run ./internal/fakeforge/gen -forgejo $(FORGEJO_SWAGGER) -gitea $$FORGEJO_TEST_URL/swagger.v1.json
+	$(GO) run ./internal/fakeforge/gen -forgejo $(FORGEJO_SWAGGER) -forgejo-release $(FORGEJO_RELEASE_SWAGGER) \
+		-gitea $$FORGEJO_TEST_URL/swagger.v1.json
 
 lint:
 	@test -z "$$(gofmt -l .)" || { gofmt -l .; echo "gofmt: the files above need formatting"; exit 1; }

@@ -207,7 +207,8 @@ func TestE2ESurfaceLive(t *testing.T) {
 				t.Run("not found", func(t *testing.T) {
 					_, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: fx.uri("/issues/9999")})
 					require.Error(t, err)
-					assert.Contains(t, err.Error(), fmt.Sprintf("issue %s/%s#9999 not found (404)", fx.owner, fx.repo))
+					assert.Contains(t, err.Error(), fmt.Sprintf("%s: issue %s/%s#9999 not found (404)", fx.uri("/issues/9999"), fx.owner, fx.repo))
+					assert.NotContains(t, err.Error(), "handler not found", "the reason alone, without mcp-go's wording")
 					assert.NotContains(t, err.Error(), lf.Token)
 				})
 

@@ -1,7 +1,6 @@
 package operation
 
 import (
-	"bytes"
 	"fmt"
 	"strings"
 
@@ -19,18 +18,16 @@ const (
 func CompatTable() string {
 	var b strings.Builder
 	routes, fields := forgejo.Routes(), forgejo.Fields()
-	fmt.Fprintf(&b, "%d routes on one flavour only, %d response fields spelled differently or on one flavour only.\n\n",
-		len(routes), len(fields))
-	b.WriteString("| Feature | Forgejo | Gitea | What the tools do |\n|---|---|---|---|\n")
-	yes := func(ok bool) string {
-		if ok {
-			return "yes"
-		}
-		return "no"
+	var described []string
+	for _, f := range forgejo.Described() {
+		described = append(described, f.String())
 	}
+	fmt.Fprintf(&b, "From the API descriptions of %s: %d routes some forges lack, %d response fields spelled differently or on one flavour only.\n\n",
+		strings.Join(described, ", "), len(routes), len(fields))
+	b.WriteString("| Feature | Forgejo | Gitea | What the tools do |\n|---|---|---|---|\n")
 	for _, r := range routes {
-		fmt.Fprintf(&b, "| %s (`%s %s`; %s) | %s | %s | on %s: %s |\n", r.Feature, r.Method, r.Route,
-			strings.Join(r.Tools, ", "), yes(r.Only == forgejo.Forgejo), yes(r.Only == forgejo.Gitea), other(r.Only), r.Otherwise)
+		fmt.Fprintf(&b, "| %s (`%s %s`; %s) | %s | %s | where it is missing: %s |\n", r.Feature, r.Method, r.Route,
+			strings.Join(r.Tools, ", "), r.Forgejo, r.Gitea, r.Otherwise)
 	}
 	code := func(s string) string {
 		if s == "" {
@@ -44,23 +41,7 @@ func CompatTable() string {
 	return b.String()
 }
 
-func other(f forgejo.Flavour) forgejo.Flavour {
-	if f == forgejo.Forgejo {
-		return forgejo.Gitea
-	}
-	return forgejo.Forgejo
-}
-
 // UpdateCompat replaces the text between the compatibility markers of readme.
 func UpdateCompat(readme []byte) ([]byte, error) {
-	begin := bytes.Index(readme, []byte(CompatBegin))
-	end := bytes.Index(readme, []byte(CompatEnd))
-	if begin < 0 || end < begin {
-		return nil, fmt.Errorf("README has no %q … %q markers", CompatBegin, CompatEnd)
-	}
-	var out bytes.Buffer
-	out.Write(readme[:begin+len(CompatBegin)])
-	out.WriteString("\n" + CompatTable())
-	out.Write(readme[end:])
-	return out.Bytes(), nil
+	return replaceBetween(readme, CompatBegin, CompatEnd, CompatTable())
 }

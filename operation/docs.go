@@ -71,15 +71,21 @@ func ToolsetHelp(defs []tool.Def) string {
 
 // UpdateReadme replaces the text between the table markers of readme.
 func UpdateReadme(readme []byte, defs []tool.Def) ([]byte, error) {
-	begin := bytes.Index(readme, []byte(TableBegin))
-	end := bytes.Index(readme, []byte(TableEnd))
-	if begin < 0 || end < begin {
-		return nil, fmt.Errorf("README has no %q … %q markers", TableBegin, TableEnd)
+	return replaceBetween(readme, TableBegin, TableEnd, ToolTable(defs))
+}
+
+// replaceBetween replaces what lies between the markers begin and end of
+// readme with text, the one way every generated README section is written.
+func replaceBetween(readme []byte, begin, end, text string) ([]byte, error) {
+	b := bytes.Index(readme, []byte(begin))
+	e := bytes.Index(readme, []byte(end))
+	if b < 0 || e < b {
+		return nil, fmt.Errorf("README has no %q … %q markers", begin, end)
 	}
 	var out bytes.Buffer
-	out.Write(readme[:begin+len(TableBegin)])
-	out.WriteString("\n" + ToolTable(defs))
-	out.Write(readme[end:])
+	out.Write(readme[:b+len(begin)])
+	out.WriteString("\n" + text)
+	out.Write(readme[e:])
 	return out.Bytes(), nil
 }
 

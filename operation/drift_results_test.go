@@ -104,17 +104,8 @@ func TestResultsUnderForgejoShapes(t *testing.T) {
 		args := sampleArgs(d)
 		fr := drive(t, sp, sp.forgejo, d, args).Result
 		gr := drive(t, sp, sp.gitea, d, args).Result
-		if only, ok := onlyOn(d.Name); ok {
-			// A tool of a one-flavour route refuses on the other flavour,
-			// naming it and its version.
-			refused, other := fr, sp.forgejo
-			if only == forgejo.Forgejo {
-				refused, other = gr, sp.gitea
-			}
-			if assert.True(t, refused.IsError, "%s answers on %s", d.Name, other.Flavour) {
-				assert.Contains(t, textOf(refused), "this forge is "+other.Flavour+" "+other.Version, d.Name)
-			}
-			continue
+		if refusedOn(d.Name, sp.forgejo.Forge()) || refusedOn(d.Name, sp.gitea.Forge()) {
+			continue // TestRefusalsNameTheVersion
 		}
 		if !gr.IsError {
 			assert.False(t, fr.IsError, "%s fails under Forgejo's shapes but not Gitea's: %v", d.Name, fr.Content)
@@ -157,15 +148,41 @@ func TestReadmeCompatTable(t *testing.T) {
 	assert.Equal(t, string(readme), string(got), "README compatibility table drifted: run make docs")
 }
 
-// onlyOn says which flavour a tool needs, when one of its routes is on
-// one flavour only and the tool refuses on the other (not a fallback).
-func onlyOn(name string) (forgejo.Flavour, bool) {
+// refusedOn reports whether tool name refuses on forge f: one of its
+// routes is declared refused where missing, and f lacks it.
+func refusedOn(name string, f forgejo.Forge) bool {
 	for _, r := range forgejo.Routes() {
-		if strings.HasPrefix(r.Otherwise, "isError") && slices.Contains(r.Tools, name) {
-			return r.Only, true
+		if r.Otherwise == forgejo.Refused && slices.Contains(r.Tools, name) && r.LackedBy(f) {
+			return true
 		}
 	}
-	return "", false
+	return false
+}
+
+// TestRefusalsNameTheVersion calls every tool that some described forge's
+// version cannot serve against a fake of that forge: it answers isError
+// naming the forge, its version and the versions that have the route, and
+// sends nothing but the client's version probe.
+func TestRefusalsNameTheVersion(t *testing.T) {
+	sp := loadSpecs(t)
+	refusals := 0
+	for _, spec := range sp.described {
+		for _, d := range operation.All() {
+			if d.Offline || !refusedOn(d.Name, spec.Forge()) {
+				continue
+			}
+			refusals++
+			r := drive(t, sp, spec, d, sampleArgs(d))
+			if assert.True(t, r.Result.IsError, "%s answers on %s", d.Name, spec.Forge()) {
+				text := textOf(r.Result)
+				assert.Contains(t, text, "this forge is "+spec.Forge().String(), d.Name)
+				assert.Contains(t, text, " needs ", d.Name)
+				assert.Contains(t, text, "nothing was sent", d.Name)
+			}
+			assert.Empty(t, r.Calls, "%s sent a request to %s", d.Name, spec.Forge())
+		}
+	}
+	t.Logf("%d refusals checked across %d described forges", refusals, len(sp.described))
 }
 
 func textOf(res *mcp.CallToolResult) string {

@@ -28,13 +28,15 @@ import (
 // check the routes and the fields read against both descriptions. Every
 // difference must be declared in pkg/forgejo/compat.go.
 
-// call is one request a tool made: its route in each flavour's
-// description ("" where the flavour has none) and, for a raw request, the
-// type its answer is decoded into (nil for an SDK call or an undecoded
-// answer; raw is false for an SDK call).
+// call is one request a tool made: its route in Forgejo's development
+// description and in Gitea's ("" where the flavour has none), its route in
+// every described forge's (In, keyed by the forge's name) and, for a raw
+// request, the type its answer is decoded into (nil for an SDK call or an
+// undecoded answer; raw is false for an SDK call).
 type call struct {
 	Tool, Method, Path string
 	Forgejo, Gitea     string
+	In                 map[string]string
 	Raw                bool
 	Decoded            reflect.Type
 }
@@ -45,14 +47,22 @@ type run struct {
 	Result *mcp.CallToolResult
 }
 
-type specs struct{ forgejo, gitea *fakeforge.Spec }
+// specs are the API descriptions the tools are checked against: Forgejo's
+// development one and Gitea's, whose shapes the fakes answer in, and every
+// described forge's (forgejo.Described), whose routes the table declares.
+type specs struct {
+	forgejo, gitea *fakeforge.Spec
+	described      []*fakeforge.Spec
+}
 
 func loadSpecs(t testing.TB) specs {
 	f, err := fakeforge.LoadSpec("forgejo")
 	require.NoError(t, err)
 	g, err := fakeforge.LoadSpec("gitea")
 	require.NoError(t, err)
-	return specs{f, g}
+	all, err := fakeforge.LoadDescribed()
+	require.NoError(t, err)
+	return specs{f, g, all}
 }
 
 // drive calls d with args against a fake answering in spec's shapes.
@@ -83,13 +93,16 @@ func drive(t testing.TB, sp specs, spec *fakeforge.Spec, d tool.Def, args map[st
 	out := run{Result: res}
 	for _, req := range f.Requests() {
 		p, ok := strings.CutPrefix(req.Path, "/api/v1")
-		if !ok {
-			continue // a web route (attachment download): not the API's
+		if !ok || p == "/version" {
+			continue // a web route (attachment download), or the client's flavour probe: not the tool's
 		}
 		k := req.Method + " " + p
-		cl := call{Tool: d.Name, Method: req.Method, Path: p, Raw: raw[k], Decoded: decoded[k]}
+		cl := call{Tool: d.Name, Method: req.Method, Path: p, Raw: raw[k], Decoded: decoded[k], In: map[string]string{}}
 		cl.Forgejo, _ = sp.forgejo.Match(req.Method, p)
 		cl.Gitea, _ = sp.gitea.Match(req.Method, p)
+		for _, s := range sp.described {
+			cl.In[s.Forge().String()], _ = s.Match(req.Method, p)
+		}
 		out.Calls = append(out.Calls, cl)
 	}
 	return out
@@ -125,25 +138,30 @@ func fullArgs(d tool.Def) map[string]any {
 
 type driven struct {
 	specs specs
-	// runs[flavour][tool] are the tool's runs under that flavour's shapes.
+	// runs[forge][tool] are the tool's runs under that described forge's
+	// shapes ("Forgejo 13.0.5+gitea-1.22.0").
 	runs map[string]map[string][]run
 }
 
 func driveInventory(t *testing.T) driven {
 	t.Helper()
 	sp := loadSpecs(t)
-	out := driven{specs: sp, runs: map[string]map[string][]run{"forgejo": {}, "gitea": {}}}
+	out := driven{specs: sp, runs: map[string]map[string][]run{}}
+	for _, spec := range sp.described {
+		out.runs[spec.Forge().String()] = map[string][]run{}
+	}
 	for _, d := range operation.All() {
 		if d.Offline {
 			continue
 		}
-		for flavour, spec := range map[string]*fakeforge.Spec{"forgejo": sp.forgejo, "gitea": sp.gitea} {
-			// A forge that knows the flavour's routes, and one that answers
+		for _, spec := range sp.described {
+			// A forge that knows the version's routes, and one that answers
 			// 404 to all but /version, which drives the tools' fallbacks.
 			missing := &fakeforge.Spec{Flavour: spec.Flavour, Version: spec.Version}
 			for _, sc := range []*fakeforge.Spec{spec, missing} {
 				for _, args := range []map[string]any{sampleArgs(d), fullArgs(d)} {
-					out.runs[flavour][d.Name] = append(out.runs[flavour][d.Name], drive(t, sp, sc, d, args))
+					name := spec.Forge().String()
+					out.runs[name][d.Name] = append(out.runs[name][d.Name], drive(t, sp, sc, d, args))
 				}
 			}
 		}
@@ -163,64 +181,91 @@ func (dv driven) calls() []call {
 	return all
 }
 
-// TestRoutesExistOnBothFlavours checks every route a tool calls against
-// Forgejo's and Gitea's API descriptions: a route on one flavour only is
-// declared in forgejo.Routes() with the tools that call it, and under the
-// other flavour's shapes those tools never send it (they answer with the
-// flavour and version instead of a bare 404).
-func TestRoutesExistOnBothFlavours(t *testing.T) {
+// TestRoutesExistOrAreDeclared checks every route a tool calls against
+// the API description of every described forge: a route some of them lack
+// is declared in forgejo.Routes() with the tools that call it and its
+// presence per flavour as the descriptions give it, and under a forge that
+// lacks it those tools never send it (they answer with the version they
+// need instead of a bare 404).
+func TestRoutesExistOrAreDeclared(t *testing.T) {
 	dv := driveInventory(t)
-	type diff struct{ method, route, only string }
-	found := map[diff][]string{}
+	found := map[string][]string{} // declared route → the tools seen calling it
 	for _, c := range dv.calls() {
+		tpl, missing := "", 0
+		for _, s := range dv.specs.described {
+			if own := c.In[s.Forge().String()]; own == "" {
+				missing++
+			} else if tpl == "" {
+				tpl = own
+			}
+		}
 		switch {
-		case c.Forgejo == "" && c.Gitea == "":
-			t.Errorf("%s: %s %s is in neither flavour's API description", c.Tool, c.Method, c.Path)
-		case c.Forgejo == "" || c.Gitea == "":
-			only, tpl := forgejo.Gitea, c.Gitea
-			if c.Gitea == "" {
-				only, tpl = forgejo.Forgejo, c.Forgejo
-			}
-			d, ok := forgejo.RouteOnly(c.Method, tpl)
-			if assert.True(t, ok, "%s calls %s %s, which only %s has: declare it in forgejo.Routes()", c.Tool, c.Method, tpl, only) {
-				assert.Equal(t, only, d.Only, "%s %s", c.Method, tpl)
+		case tpl == "":
+			t.Errorf("%s: %s %s is in no described forge's API", c.Tool, c.Method, c.Path)
+		case missing > 0:
+			d, ok := forgejo.RouteFor(c.Method, tpl)
+			if assert.True(t, ok, "%s calls %s %s, which some described forges lack: declare it in forgejo.Routes()", c.Tool, c.Method, tpl) {
 				assert.Contains(t, d.Tools, c.Tool, "%s %s: list %s among its tools", c.Method, tpl, c.Tool)
-			}
-			k := diff{c.Method, tpl, string(only)}
-			if !slices.Contains(found[k], c.Tool) {
-				found[k] = append(found[k], c.Tool)
-			}
-		}
-	}
-	for _, d := range forgejo.Routes() {
-		_, inF := dv.specs.forgejo.Has(d.Method, d.Route)
-		_, inG := dv.specs.gitea.Has(d.Method, d.Route)
-		assert.Equal(t, d.Only == forgejo.Forgejo, inF, "%s %s: declared %s-only", d.Method, d.Route, d.Only)
-		assert.Equal(t, d.Only == forgejo.Gitea, inG, "%s %s: declared %s-only", d.Method, d.Route, d.Only)
-		assert.ElementsMatch(t, d.Tools, found[diff{d.Method, d.Route, string(d.Only)}],
-			"%s %s: the declared tools are the ones that call it", d.Method, d.Route)
-		other := "forgejo"
-		if d.Only == forgejo.Forgejo {
-			other = "gitea"
-		}
-		for _, name := range d.Tools {
-			for _, r := range dv.runs[other][name] {
-				for _, c := range r.Calls {
-					own := map[string]string{"forgejo": c.Forgejo, "gitea": c.Gitea}[string(strings.ToLower(string(d.Only)))]
-					assert.False(t, c.Method == d.Method && fakeforge.Normalize(own) == fakeforge.Normalize(d.Route),
-						"%s sent %s %s to %s, which lacks it", name, c.Method, c.Path, other)
+				k := d.Method + " " + d.Route
+				if !slices.Contains(found[k], c.Tool) {
+					found[k] = append(found[k], c.Tool)
 				}
 			}
 		}
 	}
 	var rows []string
-	for k, tools := range found {
-		sort.Strings(tools)
-		rows = append(rows, fmt.Sprintf("| %s `%s` | %s only | %s |", k.method, k.route, k.only, strings.Join(tools, ", ")))
+	for _, d := range forgejo.Routes() {
+		for _, f := range []forgejo.Flavour{forgejo.Forgejo, forgejo.Gitea} {
+			assert.Equal(t, derivePresence(t, dv.specs.described, f, d), d.On(f), "%s %s on %s", d.Method, d.Route, f)
+		}
+		assert.ElementsMatch(t, d.Tools, found[d.Method+" "+d.Route], "%s %s: the declared tools are the ones that call it", d.Method, d.Route)
+		for _, s := range dv.specs.described {
+			if !d.LackedBy(s.Forge()) {
+				continue
+			}
+			for _, name := range d.Tools {
+				for _, r := range dv.runs[s.Forge().String()][name] {
+					for _, c := range r.Calls {
+						assert.False(t, c.Method == d.Method && c.Forgejo+c.Gitea != "" &&
+							(fakeforge.Normalize(c.Forgejo) == fakeforge.Normalize(d.Route) || fakeforge.Normalize(c.Gitea) == fakeforge.Normalize(d.Route)),
+							"%s sent %s %s to %s, which lacks it", name, c.Method, c.Path, s.Forge())
+					}
+				}
+			}
+		}
+		rows = append(rows, fmt.Sprintf("| %s `%s` | Forgejo %s | Gitea %s | %s |", d.Method, d.Route, d.Forgejo, d.Gitea, strings.Join(d.Tools, ", ")))
 	}
-	sort.Strings(rows)
-	t.Logf("routes on one flavour only:\n%s", strings.Join(rows, "\n"))
+	t.Logf("routes some described forges lack:\n%s", strings.Join(rows, "\n"))
 	logCoverage(t, dv)
+}
+
+// derivePresence reads a route's presence on flavour f off the described
+// forges' API descriptions, oldest first; a route that disappears in a
+// newer version fails the test (the table assumes forges only add routes).
+func derivePresence(t *testing.T, described []*fakeforge.Spec, f forgejo.Flavour, d forgejo.RouteDiff) forgejo.Presence {
+	var of []*fakeforge.Spec
+	for _, s := range described {
+		if s.Forge().Flavour == f {
+			of = append(of, s)
+		}
+	}
+	sort.Slice(of, func(i, j int) bool {
+		cmp, _ := forgejo.CompareVersions(of[i].Version, of[j].Version)
+		return cmp < 0
+	})
+	var p forgejo.Presence
+	for _, s := range of {
+		short, _, _ := strings.Cut(s.Version, "+")
+		if _, ok := s.Has(d.Method, d.Route); ok {
+			if p.Since == "" {
+				p.Since = short
+			}
+			continue
+		}
+		assert.Empty(t, p.Since, "%s %s is in %s %s but not in %s", d.Method, d.Route, f, p.Since, short)
+		p.Lacks = short
+	}
+	return p
 }
 
 // logCoverage reports, per tag, how many of each flavour's operations the

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"codeberg.org/forgejo-mcp/forgejo-mcp/internal/schemacheck"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
 )
@@ -48,6 +49,32 @@ func TestTitlesAndOutputSchemas(t *testing.T) {
 		require.NoError(t, err)
 		assert.Contains(t, string(mt), `"outputSchema":`+string(advertised), d.Name)
 		assert.Contains(t, string(mt), `"title":"`+d.Title+`"`, d.Name)
+	}
+}
+
+// TestOutputSchemasArePortable: no schema node of any tool, advertised or
+// full, input or output, has a type union such as ["array","null"] (the
+// MCP Inspector's --strict check and single-type dialects refuse them), and
+// each tool's zero Output (every list nil, every optional pointer nil), sent
+// as a handler sends it, validates against its full schema: null never
+// reaches a client where the schema says one type.
+func TestOutputSchemasArePortable(t *testing.T) {
+	for _, d := range operation.All() {
+		mt, err := json.Marshal(d.MCPTool())
+		require.NoError(t, err)
+		full, err := d.OutputSchema()
+		require.NoError(t, err)
+		for _, doc := range [][]byte{mt, full} {
+			assert.NotRegexp(t, `"type":\[`, string(doc), "%s: one type per schema node", d.Name)
+		}
+		if full == nil {
+			continue
+		}
+		res, err := tool.JSON(d.Output)
+		require.NoError(t, err, d.Name)
+		if sc, ok := res.StructuredContent.(json.RawMessage); ok {
+			assert.NoError(t, schemacheck.Validate(full, sc), "%s: %s", d.Name, sc)
+		}
 	}
 }
 

@@ -31,6 +31,9 @@ func run() error {
 	if readme, err = operation.UpdateCompat(readme); err != nil {
 		return err
 	}
+	if readme, err = operation.UpdateScopes(readme, all); err != nil {
+		return err
+	}
 	if err := os.WriteFile("README.md", readme, 0o644); err != nil {
 		return err
 	}

@@ -55,7 +55,8 @@ const (
 
 // Example builds a JSON value for sc with every field set: a string
 // property holds its own name ("title" → "title-v"), integers are
-// ExampleInt, booleans true, times ExampleTime, arrays one element.
+// ExampleInt, booleans true (but expired), times ExampleTime, arrays one
+// element.
 // Definitions that contain themselves are cut at the second visit.
 func (s *Spec) Example(sc *Schema) any { return s.example(sc, "v", nil) }
 
@@ -80,7 +81,9 @@ func (s *Spec) example(sc *Schema, name string, seen []string) any {
 	case "number":
 		return 1.5
 	case "boolean":
-		return true
+		// An expired artifact has no files to fetch: the one flag that
+		// would stop a tool before its next request.
+		return name != "expired"
 	case "array":
 		if v := s.example(sc.Items, name, seen); v != nil {
 			return []any{v}

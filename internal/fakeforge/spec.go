@@ -140,3 +140,35 @@ func (s *Spec) Has(method, template string) (own string, ok bool) {
 	}
 	return "", false
 }
+
+// LoadDescribed returns the description of every forge in
+// forgejo.Described, in that order: the versions whose routes the
+// compatibility table is checked against.
+func LoadDescribed() ([]*Spec, error) {
+	entries, err := specFiles.ReadDir("specs")
+	if err != nil {
+		return nil, err
+	}
+	byVersion := map[string]*Spec{}
+	for _, e := range entries {
+		s, err := LoadSpec(strings.TrimSuffix(e.Name(), ".json"))
+		if err != nil {
+			return nil, err
+		}
+		byVersion[s.Flavour+" "+s.Version] = s
+	}
+	var out []*Spec
+	for _, f := range forgejo.Described() {
+		s, ok := byVersion[f.String()]
+		if !ok {
+			return nil, fmt.Errorf("no API description of %s in specs/: run make fixtures", f)
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// Forge is the flavour and version the spec describes.
+func (s *Spec) Forge() forgejo.Forge {
+	return forgejo.Forge{Flavour: forgejo.Flavour(s.Flavour), Version: s.Version}
+}

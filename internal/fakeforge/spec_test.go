@@ -35,18 +35,33 @@ func TestMatchPrefersLiteralsAndKeepsSegments(t *testing.T) {
 }
 
 func TestSpecsMatchTheirSources(t *testing.T) {
-	const src = "../../../shared/forgejo/swagger.v1.json"
-	raw, err := os.ReadFile(src)
-	if err != nil {
-		t.Skipf("Forgejo's swagger.v1.json is not next to the checkout: %v", err)
+	for _, tc := range []struct{ src, name, version string }{
+		{"../../../shared/forgejo/swagger.v1.json", "forgejo", "17.0.0-dev+gitea-1.22.0"},
+		{"../../../shared/forgejo/swagger-13.0.5.json", "forgejo-13.0.5", ""},
+	} {
+		raw, err := os.ReadFile(tc.src)
+		if err != nil {
+			t.Skipf("Forgejo's API descriptions are not next to the checkout: %v", err)
+		}
+		spec, err := fakeforge.TrimSwagger(raw, tc.version)
+		require.NoError(t, err)
+		stored, err := fakeforge.LoadSpec(tc.name)
+		require.NoError(t, err)
+		a, _ := json.Marshal(spec)
+		b, _ := json.Marshal(stored)
+		assert.JSONEq(t, string(a), string(b), "specs/%s.json is stale: run make fixtures", tc.name)
 	}
-	spec, err := fakeforge.TrimSwagger(raw, "17.0.0-dev+gitea-1.22.0")
+}
+
+// Every described forge has its description, in forgejo.Described's order.
+func TestLoadDescribed(t *testing.T) {
+	all, err := fakeforge.LoadDescribed()
 	require.NoError(t, err)
-	stored, err := fakeforge.LoadSpec("forgejo")
-	require.NoError(t, err)
-	a, _ := json.Marshal(spec)
-	b, _ := json.Marshal(stored)
-	assert.JSONEq(t, string(a), string(b), "specs/forgejo.json is stale: run make fixtures")
+	var got []string
+	for _, s := range all {
+		got = append(got, s.Forge().String())
+	}
+	assert.Equal(t, []string{"Forgejo 13.0.5+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0", "Gitea 1.26.0"}, got)
 }
 
 // Mimic answers in the flavour's shapes with every field set.

@@ -11,13 +11,16 @@ import (
 	"strings"
 	"testing"
 
+	"codeberg.org/forgejo-mcp/forgejo-mcp/internal/pdfgen"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/internal/testforge"
 )
 
 // Targets, in MB (10^6 bytes) of peak resident memory (VmHWM).
 const (
 	stdioTargetMB = 128
-	httpTargetMB  = 256
+	// pdfTargetMB bounds one download of a hostile PDF, text extracted.
+	pdfTargetMB  = 64
+	httpTargetMB = 256
 	// maxMessage is the largest message both transports accept at default
 	// limits: --max-frame-bytes and --http-max-body-bytes (16 MiB).
 	maxMessage = 16 << 20
@@ -99,6 +102,23 @@ func TestPeakRSS(t *testing.T) {
 		requireSuccess(t, reply)
 		return p.peak(t), fmt.Sprintf("uploaded (%d-byte message)", len(msg))
 	})
+
+	// PDF bombs (security issue 18 item 2): each is attached to the issue,
+	// then downloaded, text extracted, by a fresh process.
+	for _, b := range pdfgen.Bombs() {
+		run("stdio/pdf-"+string(b), pdfTargetMB, func(t *testing.T) (int64, string) {
+			up := startStdio(t, bin, forge.URL, env)
+			reply := up.roundTrip(t, toolCall("create_issue_attachment", map[string]any{"owner": owner, "repo": repo, "index": index,
+				"filename": string(b) + ".pdf", "content": base64.StdEncoding.EncodeToString(b.PDF())}))
+			requireSuccess(t, reply)
+			p := startStdio(t, bin, forge.URL, env)
+			p.roundTrip(t, []byte(`{"jsonrpc":"2.0","id":"ping","method":"ping"}`))
+			reply = p.roundTrip(t, toolCall("download_issue_attachment", map[string]any{"owner": owner, "repo": repo, "index": index,
+				"attachment_id": attachmentID(t, reply)}))
+			requireSuccess(t, reply)
+			return p.peak(t), "downloaded, text: " + pdfNote(reply)
+		})
+	}
 
 	// HTTP: four maximum-size bodies at once per fresh process.
 	for _, s := range hostile() {
@@ -318,4 +338,39 @@ func requireSuccess(t *testing.T, reply map[string]any) {
 	if !ok || res["isError"] == true {
 		t.Fatalf("the upload failed: %s", summary(reply))
 	}
+}
+
+// attachmentID is the id in a create_issue_attachment reply.
+func attachmentID(t *testing.T, reply map[string]any) int64 {
+	t.Helper()
+	var att struct {
+		ID int64 `json:"id"`
+	}
+	if err := json.Unmarshal([]byte(firstText(reply)), &att); err != nil || att.ID == 0 {
+		t.Fatalf("no attachment id in %s", summary(reply))
+	}
+	return att.ID
+}
+
+// pdfNote is what a download reply says of the PDF's text.
+func pdfNote(reply map[string]any) string {
+	var out struct {
+		PDF struct {
+			Pages string `json:"pages"`
+			Note  string `json:"note"`
+		} `json:"pdf"`
+	}
+	_ = json.Unmarshal([]byte(firstText(reply)), &out)
+	return clip(strings.TrimSpace("pages " + out.PDF.Pages + " " + out.PDF.Note))
+}
+
+func firstText(reply map[string]any) string {
+	res, _ := reply["result"].(map[string]any)
+	c, _ := res["content"].([]any)
+	if len(c) == 0 {
+		return ""
+	}
+	m, _ := c[0].(map[string]any)
+	s, _ := m["text"].(string)
+	return s
 }

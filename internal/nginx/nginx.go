@@ -9,7 +9,9 @@ package nginx
 
 import (
 	"fmt"
+	"io"
 	"net"
+	"net/http"
 	"net/url"
 	"os"
 	"os/exec"
@@ -37,6 +39,8 @@ func Binary() (string, error) {
 // config is the whole nginx configuration: one process in the foreground
 // (no privilege switch, so the temp directory needs no other owner), every
 // path under dir, one loopback listener, and the decoding proxy_pass.
+// /.nginx-ready answers this start's nonce, so readiness is this nginx's
+// answer and not another process's that took the port first.
 const config = `daemon off;
 master_process off;
 pid {dir}/nginx.pid;
@@ -52,6 +56,9 @@ http {
 	client_max_body_size 64m;
 	server {
 		listen 127.0.0.1:{port};
+		location = /.nginx-ready {
+			return 200 "{nonce}";
+		}
 		location / {
 			proxy_pass http://{upstream}/;
 		}
@@ -89,18 +96,37 @@ func Start(t testing.TB, upstream string) *Proxy {
 	if h := up.Hostname(); h != "127.0.0.1" && h != "localhost" && h != "::1" {
 		t.Fatalf("upstream %q is not on a loopback address", upstream)
 	}
-	dir := t.TempDir()
+	// A free port can be taken by another process before nginx binds it
+	// (8 test runs share these machines): then nginx gives up, and the
+	// start is tried again on another port.
+	for attempt := 1; ; attempt++ {
+		dir := t.TempDir()
+		addr, err := start(t, bin, dir, up.Host)
+		if err == nil {
+			return &Proxy{URL: "http://" + addr, dir: dir}
+		}
+		if attempt == 3 || !strings.Contains(err.Error(), "Address already in use") {
+			t.Fatal(err)
+		}
+		t.Logf("nginx: %v; trying another port", err)
+	}
+}
+
+// start runs nginx in dir on a free port in front of upstream until t
+// ends, and returns its address once it answers its readiness nonce.
+func start(t testing.TB, bin, dir, upstream string) (string, error) {
 	port := freePort(t)
-	conf := strings.NewReplacer("{dir}", dir, "{port}", fmt.Sprint(port), "{upstream}", up.Host).Replace(config)
+	nonce := fmt.Sprintf("ready-%d-%d", port, time.Now().UnixNano())
+	conf := strings.NewReplacer("{dir}", dir, "{port}", fmt.Sprint(port), "{upstream}", upstream, "{nonce}", nonce).Replace(config)
 	confPath := filepath.Join(dir, "nginx.conf")
 	if err := os.WriteFile(confPath, []byte(conf), 0o600); err != nil {
-		t.Fatal(err)
+		return "", err
 	}
 	cmd := exec.Command(bin, "-p", dir, "-c", confPath, "-e", filepath.Join(dir, "error.log"))
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
-		t.Fatalf("starting nginx: %v", err)
+		return "", fmt.Errorf("starting nginx: %w", err)
 	}
 	done := make(chan struct{})
 	go func() { _ = cmd.Wait(); close(done) }()
@@ -114,24 +140,27 @@ func Start(t testing.TB, upstream string) *Proxy {
 		}
 	})
 	addr := fmt.Sprintf("127.0.0.1:%d", port)
+	client := &http.Client{Timeout: 500 * time.Millisecond}
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		select {
 		case <-done:
 			log, _ := os.ReadFile(filepath.Join(dir, "error.log"))
-			t.Fatalf("nginx exited at start: %s", log)
+			return "", fmt.Errorf("nginx exited at start: %s", log)
 		default:
 		}
-		if c, err := net.DialTimeout("tcp", addr, 200*time.Millisecond); err == nil {
-			c.Close()
-			break
+		if resp, err := client.Get("http://" + addr + "/.nginx-ready"); err == nil {
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if string(b) == nonce {
+				return addr, nil
+			}
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("nginx did not listen on %s within 10s", addr)
+			return "", fmt.Errorf("nginx did not answer on %s within 10s", addr)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	return &Proxy{URL: "http://" + addr, dir: dir}
 }
 
 func freePort(t testing.TB) int {

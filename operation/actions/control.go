@@ -10,14 +10,9 @@ import (
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
 )
 
-// Routes of the run controls: each exists on one flavour only
-// (forgejo.Routes), and the tools refuse on the other with its flavour and
-// version before sending anything.
-const (
-	cancelRoute = "/repos/{owner}/{repo}/actions/runs/{run_id}/cancel"
-	rerunRoute  = "/repos/{owner}/{repo}/actions/runs/{run}/rerun"
-)
-
+// controlTools are the run controls. Each route exists on one flavour
+// only, cancel on Forgejo after 13.0.5 only (forgejo.Routes): the client's
+// route gate refuses them elsewhere, naming the version, before sending.
 func controlTools() []tool.Def {
 	params := []tool.Param{tool.Owner(), tool.Repo(), tool.ID("run_id", "Workflow run ID (id from list_workflow_runs)")}
 	return []tool.Def{
@@ -41,9 +36,6 @@ type Cancelled struct {
 }
 
 func cancelRun(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
-	if err := c.Require(ctx, http.MethodPost, cancelRoute); err != nil {
-		return nil, err
-	}
 	p, err := route(a, "runs", tool.Seg(a, "run_id"), "cancel")
 	if err != nil {
 		return nil, err
@@ -56,9 +48,6 @@ func cancelRun(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallTo
 }
 
 func rerunRun(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
-	if err := c.Require(ctx, http.MethodPost, rerunRoute); err != nil {
-		return nil, err
-	}
 	p, err := route(a, "runs", tool.Seg(a, "run_id"), "rerun")
 	if err != nil {
 		return nil, err

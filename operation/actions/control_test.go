@@ -23,7 +23,7 @@ func flavourForge(t *testing.T, version string) *fakeforge.Server {
 
 func TestRunControlsOnTheirFlavour(t *testing.T) {
 	args := map[string]any{"owner": "o", "repo": "r", "run_id": 7.0}
-	fj := flavourForge(t, "11.0.0+gitea-1.22.0")
+	fj := flavourForge(t, "17.0.0-dev+gitea-1.22.0")
 	res := fj.Call(t, actions.Tools(), "cancel_workflow_run", args)
 	require.False(t, res.IsError, fakeforge.Text(t, res))
 	assert.Contains(t, fakeforge.Text(t, res), `"cancelled":7`)
@@ -34,21 +34,22 @@ func TestRunControlsOnTheirFlavour(t *testing.T) {
 	assert.JSONEq(t, compactRun, fakeforge.Text(t, res))
 }
 
-// On the other flavour the tools name it and its version, and send
-// nothing but the version probe.
-func TestRunControlsRefuseOnTheOtherFlavour(t *testing.T) {
+// Where the route is missing the tools name the forge, its version and
+// the versions that have the route, and send nothing but the version probe.
+func TestRunControlsRefuseWhereTheRouteIsMissing(t *testing.T) {
 	args := map[string]any{"owner": "o", "repo": "r", "run_id": 7.0}
-	gt := flavourForge(t, "1.26.0")
-	res := gt.Call(t, actions.Tools(), "cancel_workflow_run", args)
-	assert.True(t, res.IsError)
-	assert.Equal(t, "Cancelling a workflow run is available on Forgejo only; this forge is Gitea 1.26.0, whose API has no such route",
-		fakeforge.Text(t, res))
-
-	fj := flavourForge(t, "11.0.0+gitea-1.22.0")
-	res = fj.Call(t, actions.Tools(), "rerun_workflow_run", args)
-	assert.True(t, res.IsError)
-	assert.Contains(t, fakeforge.Text(t, res), "Re-running a workflow run is available on Gitea only; this forge is Forgejo 11.0.0+gitea-1.22.0")
-	for _, f := range []*fakeforge.Server{gt, fj} {
+	for _, tc := range []struct{ tool, version, want string }{
+		{"cancel_workflow_run", "1.26.0", "Cancelling a workflow run needs Forgejo newer than 13.0.5 (17.0.0-dev has it); " +
+			"this forge is Gitea 1.26.0, whose API has no such route, so nothing was sent"},
+		{"cancel_workflow_run", "13.0.5+gitea-1.22.0", "Cancelling a workflow run needs Forgejo newer than 13.0.5 (17.0.0-dev has it); " +
+			"this forge is Forgejo 13.0.5+gitea-1.22.0, whose API has no such route, so nothing was sent"},
+		{"rerun_workflow_run", "11.0.0+gitea-1.22.0", "Re-running a workflow run needs Gitea (1.26.0 has it); " +
+			"this forge is Forgejo 11.0.0+gitea-1.22.0, whose API has no such route, so nothing was sent"},
+	} {
+		f := flavourForge(t, tc.version)
+		res := f.Call(t, actions.Tools(), tc.tool, args)
+		assert.True(t, res.IsError)
+		assert.Contains(t, fakeforge.Text(t, res), tc.want)
 		require.Len(t, f.Requests(), 1)
 		assert.Equal(t, "/api/v1/version", f.Requests()[0].Path)
 	}

@@ -87,7 +87,7 @@ func TestActionRunJobsInForgejoShape(t *testing.T) {
 // as it is, without asking the Gitea-only route.
 func TestJobLogsNotFoundOnForgejo(t *testing.T) {
 	f := fakeforge.New(t)
-	f.JSON("GET /api/v1/version", 200, map[string]any{"version": "11.0.0+gitea-1.22.0"})
+	f.JSON("GET /api/v1/version", 200, map[string]any{"version": "17.0.0-dev+gitea-1.22.0"})
 	f.JSON("GET /api/v1/repos/o/r/actions/jobs/9/logs", 404, map[string]any{"message": "not found"})
 	f.Handle("GET /api/v1/repos/o/r/actions/jobs/9", func(w http.ResponseWriter, _ *http.Request) {
 		t.Error("the Gitea-only job route was asked on Forgejo")

@@ -158,7 +158,7 @@ func (s scope) tools(ts tool.Toolset) []tool.Def {
 			Params: slices.Concat(withID, []tool.Param{
 				tool.Int("offset", "Start byte", tool.AtLeast(0)),
 				tool.Int("max_bytes", "Window size", tool.Range(1, MaxInlineDownloadBytes)),
-				tool.Pages()}),
+				tool.Pages(), TextOnly()}),
 			Annotations: tool.Read(), Handler: s.download,
 		},
 		{

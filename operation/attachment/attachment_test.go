@@ -23,7 +23,7 @@ func TestToolDefinitions(t *testing.T) {
 	}{
 		"list_%s_attachments":    {"read-only", "owner repo ID"},
 		"get_%s_attachment":      {"read-only", "owner repo ID attachment_id"},
-		"download_%s_attachment": {"read-only", "owner repo ID attachment_id offset max_bytes pages"},
+		"download_%s_attachment": {"read-only", "owner repo ID attachment_id offset max_bytes pages text_only"},
 		"create_%s_attachment":   {"write", "owner repo ID content filename mime_type"},
 		"edit_%s_attachment":     {"destructive, idempotent", "owner repo ID attachment_id name"},
 		"delete_%s_attachment":   {"destructive, idempotent", "owner repo ID attachment_id"},

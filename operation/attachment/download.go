@@ -67,6 +67,10 @@ func Download(ctx context.Context, c *forgejo.Client, a tool.Args, att *sdk.Atta
 	if wantPages && window {
 		return nil, fmt.Errorf("invalid arguments: pages reads a PDF's text from the whole file; leave out offset and max_bytes, or pages")
 	}
+	textOnly := a.Bool("text_only")
+	if textOnly && window {
+		return nil, fmt.Errorf("invalid arguments: text_only reads a PDF's text from the whole file; leave out offset and max_bytes, or text_only")
+	}
 	pdfByName := strings.EqualFold(path.Ext(att.Name), ".pdf")
 	bigPDF := !window && att.Size > MaxInlineDownloadBytes && pdfByName && att.Size <= MaxPDFBytes
 	if !window && att.Size > MaxInlineDownloadBytes && !bigPDF {
@@ -142,6 +146,13 @@ func Download(ctx context.Context, c *forgejo.Client, a tool.Args, att *sdk.Atta
 		return withText(out, pdfText)
 	}
 	sum := sha256.Sum256(body)
+	if textOnly && pdfText != nil {
+		out.Note = strings.TrimSpace(out.Note + " text_only: the PDF's bytes are left out; call again without text_only for them")
+		return withText(out, pdfText)
+	}
+	if textOnly {
+		out.Note = strings.TrimSpace(out.Note + " text_only: no text could be extracted, so the bytes are included")
+	}
 	out.Inline, out.Bytes, out.SHA256 = true, len(body), hex.EncodeToString(sum[:])
 	if window {
 		out.Offset, out.Total = &offset, total

@@ -3,7 +3,16 @@ package attachment
 import (
 	"fmt"
 	"net/url"
+
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
 )
+
+// TextOnly is the download parameter that leaves a PDF's bytes out when
+// its text was extracted, so an agent that wants the text pays only for
+// it (the default keeps the bytes).
+func TextOnly() tool.Param {
+	return tool.Bool("text_only", "PDF: its text without the bytes")
+}
 
 // MaxPDFBytes is the largest PDF whose text a download extracts: larger
 // than the inline cap, since a PDF's text is far smaller than its bytes.

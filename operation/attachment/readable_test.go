@@ -82,6 +82,36 @@ func TestDownloadPDFText(t *testing.T) {
 	assert.Contains(t, textOf(t, res), "page 9 is past the end (3 pages)")
 }
 
+// TestDownloadTextOnly: text_only leaves out the bytes of a PDF whose
+// text was extracted, keeps them when there is no text, and refuses a
+// window; without it the bytes come as before.
+func TestDownloadTextOnly(t *testing.T) {
+	f := newForge(t)
+	a := f.add("issue/3", "report.pdf", report())
+	broken := f.add("issue/3", "broken.pdf", append([]byte("%PDF-1.4\n"), bytes.Repeat([]byte("[[[["), 10_000)...))
+
+	res := f.call(t, "download_issue_attachment", args("index", 3, "attachment_id", a.ID, "text_only", true, "pages", "1"))
+	require.False(t, res.IsError, textOf(t, res))
+	d := decodeDownload(t, textOf(t, res))
+	require.Len(t, res.Content, 2, "metadata and text, no blob")
+	assert.False(t, d.Inline)
+	assert.Empty(t, d.SHA256)
+	assert.Contains(t, d.Note, "text_only: the PDF's bytes are left out")
+	text, ok := res.Content[1].(mcp.TextContent)
+	require.True(t, ok)
+	assert.Equal(t, "--- page 1 of 3 ---\nIncident report\nThe build broke at 14:02.\n", text.Text)
+
+	res = f.call(t, "download_issue_attachment", args("index", 3, "attachment_id", broken.ID, "text_only", true))
+	require.False(t, res.IsError, textOf(t, res))
+	d = decodeDownload(t, textOf(t, res))
+	assert.Equal(t, "blob", payloadOf(t, res).kind)
+	assert.Contains(t, d.Note, "no text could be extracted, so the bytes are included")
+
+	res = f.call(t, "download_issue_attachment", args("index", 3, "attachment_id", a.ID, "text_only", true, "offset", 0))
+	require.True(t, res.IsError)
+	assert.Contains(t, textOf(t, res), "leave out offset and max_bytes, or text_only")
+}
+
 func TestResourceURI(t *testing.T) {
 	assert.Equal(t, "forgejo://o/r/issues/3/attachments/7", attachment.ResourceURI("o", "r", "issues/3", 7, 0, 0, false))
 	assert.Equal(t, "forgejo://my%20org/r.x/comments/5/attachments/7?offset=10&max_bytes=20",

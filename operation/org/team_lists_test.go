@@ -31,3 +31,18 @@ func TestListTeamMembersAndRepos(t *testing.T) {
 	require.True(t, res.IsError)
 	assert.Contains(t, fakeforge.Text(t, res), "team 6 not found (404)")
 }
+
+func TestListOrgRepos(t *testing.T) {
+	f := fakeforge.New(t)
+	f.JSON("GET /api/v1/orgs/acme/repos", 200, []any{map[string]any{"id": 9, "full_name": "acme/api", "default_branch": "main",
+		"updated_at": "2026-01-02T03:04:05Z", "html_url": "http://x/acme/api"}})
+	res := f.Call(t, org.Tools(), "list_org_repos", map[string]any{"org": "acme", "page": 2.0, "limit": 5.0})
+	require.False(t, res.IsError, fakeforge.Text(t, res))
+	assert.JSONEq(t, `{"items":[{"full_name":"acme/api","private":false,"default_branch":"main","open_issues":0,"open_pulls":0,
+		"stars":0,"updated_at":"2026-01-02T03:04:05Z","html_url":"http://x/acme/api"}],"page":2,"has_more":false}`, fakeforge.Text(t, res))
+	assert.Equal(t, "limit=5&page=2", f.LastQuery(t).Encode())
+
+	res = f.Call(t, org.Tools(), "list_org_repos", map[string]any{"org": "nobody"})
+	require.True(t, res.IsError)
+	assert.Contains(t, fakeforge.Text(t, res), "organisation nobody not found (404)")
+}

@@ -10,16 +10,11 @@ import (
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
 )
 
-// ownedTools list the repositories an organisation or a user owns, those
-// the token can see: search_repos with owner does the same with a query.
+// ownedTools list the repositories a user owns, those the token can see
+// (list_org_repos, in the org toolset, an organisation's): search_repos
+// with owner does the same with a query.
 func ownedTools() []tool.Def {
 	return []tool.Def{
-		{
-			Name: "list_org_repos", Title: "List an organisation's repositories", Toolset: Toolset,
-			Description: "List an organisation's repositories that the token can see",
-			Params:      []tool.Param{tool.Org(), tool.Page(), tool.Limit()},
-			Annotations: tool.Read(), Handler: listOrgRepos, Output: tool.ListPage[Repo]{},
-		},
 		{
 			Name: "list_user_repos", Title: "List a user's repositories", Toolset: Toolset,
 			Description: "List a user's own repositories that the token can see",
@@ -27,14 +22,6 @@ func ownedTools() []tool.Def {
 			Annotations: tool.Read(), Handler: listUserRepos, Output: tool.ListPage[Repo]{},
 		},
 	}
-}
-
-func listOrgRepos(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
-	list, resp, err := c.SDK(ctx).ListOrgRepos(a.String("org"), sdk.ListOrgReposOptions{ListOptions: tool.ListOptions(a)})
-	if err := forgejo.Fail(resp, err, "list repositories of", "organisation "+a.String("org")); err != nil {
-		return nil, err
-	}
-	return tool.ListResult(a, resp, list, CompactRepo)
 }
 
 func listUserRepos(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {

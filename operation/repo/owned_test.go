@@ -13,13 +13,12 @@ import (
 const compactRawRepo = `{"full_name":"alice/demo","description":"A demo","private":true,"default_branch":"main",
 	"open_issues":2,"open_pulls":1,"stars":3,"updated_at":"2026-01-02T03:04:05Z","html_url":"http://x/alice/demo"}`
 
-func TestListOwnedRepos(t *testing.T) {
+func TestListUserRepos(t *testing.T) {
 	tests := []struct {
 		tool, route string
 		args        map[string]any
 		subject     string
 	}{
-		{"list_org_repos", "/api/v1/orgs/acme/repos", map[string]any{"org": "acme"}, "organisation acme"},
 		{"list_user_repos", "/api/v1/users/alice/repos", map[string]any{"user": "alice"}, "user alice"},
 	}
 	for _, tc := range tests {

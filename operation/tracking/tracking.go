@@ -165,8 +165,17 @@ func deleteTime(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallT
 }
 
 func resetTime(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
-	resp, err := c.SDK(ctx).ResetIssueTime(a.String("owner"), a.String("repo"), a.Int("index"))
+	o, r, i := a.String("owner"), a.String("repo"), a.Int("index")
+	resp, err := c.SDK(ctx).ResetIssueTime(o, r, i)
 	if err := forgejo.Fail(resp, err, "reset the tracked time of", tool.IssueRef(a)); err != nil {
+		// The forge answers 404 both for a missing issue and for an
+		// issue without time of yours ("tracked_time does not exist"):
+		// look at the issue to tell which.
+		if forgejo.IsNotFound(err) {
+			if _, iresp, ierr := c.SDK(ctx).GetIssue(o, r, i); ierr == nil && iresp != nil {
+				return nil, fmt.Errorf("nothing to reset: you have no time recorded on %s (list_issue_tracked_times shows whose time is)", tool.IssueRef(a))
+			}
+		}
 		return nil, err
 	}
 	return tool.JSON(map[string]any{"reset": true, "issue": a.Int("index")})

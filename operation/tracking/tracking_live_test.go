@@ -51,6 +51,12 @@ func TestLiveTrackedTimes(t *testing.T) {
 	assert.Contains(t, out, `"seconds":60`)
 	call("reset_issue_time", nil)
 	assert.Contains(t, call("list_issue_tracked_times", nil), `"items":[]`)
+	res = f.Call(t, defs, "reset_issue_time", map[string]any{"owner": owner, "repo": repo, "index": n})
+	require.True(t, res.IsError, "a second reset finds no time")
+	assert.Equal(t, fmt.Sprintf("nothing to reset: you have no time recorded on issue %s/%s#%d (list_issue_tracked_times shows whose time is)", owner, repo, n), fakeforge.Text(t, res))
+	res = f.Call(t, defs, "reset_issue_time", map[string]any{"owner": owner, "repo": repo, "index": n + 100})
+	require.True(t, res.IsError)
+	assert.Contains(t, fakeforge.Text(t, res), fmt.Sprintf("issue %s/%s#%d not found (404)", owner, repo, n+100))
 
 	res = f.WithToken(f.Token2).Call(t, defs, "add_issue_time", map[string]any{"owner": owner, "repo": repo, "index": n, "seconds": 60})
 	assert.True(t, res.IsError)

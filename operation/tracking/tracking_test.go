@@ -77,6 +77,31 @@ func TestDeleteAndResetTime(t *testing.T) {
 	assert.Contains(t, fakeforge.Text(t, res), "time entry 8 of issue o/r#3 not found (404)")
 }
 
+// TestResetIssueTimeSaysWhichIsMissing: the forge answers 404 for an
+// issue without time of the user's as for a missing issue (bodies as Gitea
+// 1.26 sends them); the error tells them apart.
+func TestResetIssueTimeSaysWhichIsMissing(t *testing.T) {
+	f := fakeforge.New(t)
+	f.JSON("DELETE /api/v1/repos/o/r/issues/3/times", 404, map[string]any{"message": "tracked_time does not exist"})
+	f.JSON("GET /api/v1/repos/o/r/issues/3", 200, map[string]any{"number": 3, "title": "T"})
+	f.JSON("DELETE /api/v1/repos/o/r/issues/9/times", 404, map[string]any{"message": "not found",
+		"errors": []string{"issue does not exist [id: 0, repo_id: 1, index: 9]"}})
+	f.JSON("GET /api/v1/repos/o/r/issues/9", 404, map[string]any{"message": "not found"})
+	tests := []struct {
+		index     int
+		want, not string
+	}{
+		{3, "nothing to reset: you have no time recorded on issue o/r#3", "not found"},
+		{9, "issue o/r#9 not found (404)", "nothing to reset"},
+	}
+	for _, tt := range tests {
+		res := f.Call(t, tracking.Tools(), "reset_issue_time", map[string]any{"owner": "o", "repo": "r", "index": tt.index})
+		require.True(t, res.IsError)
+		assert.Contains(t, fakeforge.Text(t, res), tt.want)
+		assert.NotContains(t, fakeforge.Text(t, res), tt.not)
+	}
+}
+
 func TestStopwatches(t *testing.T) {
 	f := fakeforge.New(t)
 	f.JSON("POST /api/v1/repos/o/r/issues/3/stopwatch/start", 201, nil)

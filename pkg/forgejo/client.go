@@ -141,10 +141,12 @@ const DefaultMaxUploadBytes = 10 << 20
 // NewClient returns a Client for token on the forge at base. No request is
 // made: the SDK's version probe is skipped on purpose (one round trip per
 // client saved, and no failure at start-up when the forge is briefly down).
-// Every request it sends, SDK or raw, passes the route guard (CheckRoute).
+// Every request it sends, SDK or raw, passes the route guard (CheckRoute)
+// and the route gate (routes the forge's version lacks, Routes).
 func NewClient(httpClient *http.Client, base *url.URL, token, userAgent string) *Client {
-	return &Client{base: base, token: token, userAgent: userAgent, http: withRouteGuard(httpClient), maxUpload: DefaultMaxUploadBytes,
-		forge: &forgeCache{}}
+	c := &Client{base: base, token: token, userAgent: userAgent, maxUpload: DefaultMaxUploadBytes, forge: &forgeCache{}}
+	c.http = withRouteGate(withRouteGuard(httpClient), c)
+	return c
 }
 
 // WithMaxUpload returns a copy of c whose uploads are limited to n bytes.

@@ -1,85 +1,164 @@
 package forgejo
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 )
 
-// The one compatibility table: every place where Forgejo's API and Gitea's
-// differ under a tool of this server, and what the tool does about it.
-// The drift tests (operation/drift) fail on a difference that is not
-// declared here, and `make docs` renders it into README's compatibility
-// section.
+// The one compatibility table: every place where the APIs of Forgejo and
+// Gitea, or of two versions of one, differ under a tool of this server, and
+// what the tool does about it. The drift tests (operation/drift_*) derive
+// each route's presence from the API descriptions of the versions in
+// Described and fail on a difference not declared here, and `make docs`
+// renders the table into README's compatibility section.
 
-// RouteDiff is a route a tool calls that exists on one flavour only.
+// Described are the forge versions whose API descriptions the table is
+// checked against (internal/fakeforge/specs): Forgejo 13.0.5 as a real
+// server serves it, Forgejo's v17 development snapshot and Gitea 1.26.0.
+func Described() []Forge {
+	return []Forge{
+		{Flavour: Forgejo, Version: "13.0.5+gitea-1.22.0"},
+		{Flavour: Forgejo, Version: "17.0.0-dev+gitea-1.22.0"},
+		{Flavour: Gitea, Version: "1.26.0"},
+	}
+}
+
+// Presence is what the described versions of one flavour say about one
+// route. Forges add routes and do not remove them, so a version at or
+// below Lacks lacks the route and one at or above Since has it. A version
+// between the two, or past Lacks when no described version has it, is not
+// known: the request goes out, and a router 404 is reported as a missing
+// route (Error.NoRoute), never as a missing object.
+type Presence struct {
+	// Since is the oldest described version that has the route; "" when
+	// none does.
+	Since string
+	// Lacks is the newest described version without it; "" when every
+	// described version has it.
+	Lacks string
+}
+
+// Present is the presence of a route every described version has, from
+// version (the oldest described).
+func Present(version string) Presence { return Presence{Since: version} }
+
+// Absent is the presence of a route no described version up to upTo has.
+func Absent(upTo string) Presence { return Presence{Lacks: upTo} }
+
+// Added is the presence of a route added after lacks: since has it.
+func Added(lacks, since string) Presence { return Presence{Lacks: lacks, Since: since} }
+
+// lacks reports whether a forge of version is known to lack the route.
+func (p Presence) lacks(version string) bool {
+	if p.Lacks == "" {
+		return false
+	}
+	cmp, ok := CompareVersions(version, p.Lacks)
+	return ok && cmp <= 0
+}
+
+// String says it in README's words: "yes (1.26.0)", "no (up to
+// 17.0.0-dev)", "after 13.0.5 (17.0.0-dev has it)".
+func (p Presence) String() string {
+	switch {
+	case p.Lacks == "":
+		return "yes (" + p.Since + ")"
+	case p.Since == "":
+		return "no (up to " + p.Lacks + ")"
+	}
+	return "after " + p.Lacks + " (" + p.Since + " has it)"
+}
+
+// RouteDiff is a route a tool calls that a flavour, or some versions of
+// one, lack.
 type RouteDiff struct {
 	Method string
 	// Route is the swagger path template below /api/v1, as the flavour
 	// that has it spells it.
 	Route string
-	Only  Flavour
+	// Forgejo and Gitea are the route's presence on each flavour.
+	Forgejo, Gitea Presence
 	// Feature names what the route does, in messages and README.
 	Feature string
 	// Tools are the tools that call it.
 	Tools []string
-	// Otherwise is what the tools do on the other flavour.
+	// Otherwise is what the tools do on a forge that lacks it.
 	Otherwise string
 }
 
-// FieldDiff is a response field a tool's decoding types read that one
-// flavour's definition has and the other's lacks (or spells differently).
-type FieldDiff struct {
-	// Feature names what the field belongs to, in README.
-	Feature string
-	// Definition is the response definition, Forgejo's name first when
-	// they differ ("ActionRun/ActionWorkflowRun").
-	Definition string
-	// Forgejo and Gitea are the field as each spells it; "" where absent.
-	Forgejo, Gitea string
-	// Handling says what the tools do: which spelling they decode, or that
-	// they leave the field out.
-	Handling string
-	// Result is the result field that shows a one-sided field (OneSided),
-	// absent from results under the other flavour.
-	Result string
+// On returns the route's presence on flavour f.
+func (d RouteDiff) On(f Flavour) Presence {
+	if f == Forgejo {
+		return d.Forgejo
+	}
+	return d.Gitea
 }
 
-// Handlings of a field difference, so the table reads the same everywhere.
+// LackedBy reports whether forge f is known to lack the route: its flavour
+// and a version at or below the newest described one without it.
+func (d RouteDiff) LackedBy(f Forge) bool { return d.On(f.Flavour).lacks(f.Version) }
+
+// Needs names the forges that have the route: "Forgejo newer than 13.0.5
+// (17.0.0-dev has it)", "Gitea (1.26.0 has it)".
+func (d RouteDiff) Needs() string {
+	var out []string
+	for _, f := range []Flavour{Forgejo, Gitea} {
+		switch p := d.On(f); {
+		case p.Since == "":
+		case p.Lacks == "":
+			out = append(out, fmt.Sprintf("%s (%s has it)", f, p.Since))
+		default:
+			out = append(out, fmt.Sprintf("%s newer than %s (%s has it)", f, p.Lacks, p.Since))
+		}
+	}
+	return strings.Join(out, " or ")
+}
+
+// Otherwise texts, so the table reads the same everywhere.
 const (
-	// BothSpellings: the tool decodes either spelling into one result field.
-	BothSpellings = "both spellings decoded into one result field"
-	// Unused: the decoding type has the field but no result shows it.
-	Unused = "decoded, not in any result: nothing to reconcile"
-	// OneSided: the result shows the field when the forge sends it, and
-	// leaves it out otherwise.
-	OneSided = "shown when the forge sends it, left out otherwise"
+	// Refused: the tool answers isError before sending anything.
+	Refused = "isError naming the version it needs and the forge's; nothing is sent"
 )
 
-// Routes returns the routes on one flavour only.
+// Routes returns the routes a flavour, or some versions of one, lack.
 func Routes() []RouteDiff {
+	const actions = "/repos/{owner}/{repo}/actions/"
+	fj13 := Added("13.0.5", "17.0.0-dev") // added to Forgejo after 13.0.5
+	gitea := Present("1.26.0")
 	return []RouteDiff{
-		{Method: http.MethodGet, Route: "/repos/{owner}/{repo}/actions/jobs/{job_id}", Only: Gitea,
+		{Method: http.MethodGet, Route: actions + "runs/{run_id}/jobs", Forgejo: fj13, Gitea: gitea,
+			Feature: "Listing a workflow run's jobs", Tools: []string{"list_action_run_jobs"}, Otherwise: Refused},
+		{Method: http.MethodGet, Route: actions + "jobs/{job_id}/logs", Forgejo: fj13, Gitea: gitea,
+			Feature: "Reading a job's log", Tools: []string{"get_action_job_logs"}, Otherwise: Refused},
+		{Method: http.MethodGet, Route: actions + "jobs/{job_id}", Forgejo: Absent("17.0.0-dev"), Gitea: gitea,
 			Feature: "Why a job has no log yet (the job's status and runner labels)", Tools: []string{"get_action_job_logs"},
 			Otherwise: "the log route's own 404 is reported, without the job's status"},
-		{Method: http.MethodPost, Route: "/repos/{owner}/{repo}/actions/runs/{run_id}/cancel", Only: Forgejo,
-			Feature: "Cancelling a workflow run", Tools: []string{"cancel_workflow_run"},
-			Otherwise: "isError naming the forge's flavour and version; nothing is sent"},
-		{Method: http.MethodPost, Route: "/repos/{owner}/{repo}/actions/runs/{run}/rerun", Only: Gitea,
-			Feature: "Re-running a workflow run", Tools: []string{"rerun_workflow_run"},
-			Otherwise: "isError naming the forge's flavour and version; nothing is sent"},
-		{Method: http.MethodPost, Route: "/repos/{owner}/{repo}/pulls/{index}/reviews/{id}/comments", Only: Forgejo,
+		{Method: http.MethodGet, Route: actions + "artifacts", Forgejo: fj13, Gitea: gitea,
+			Feature: "Listing a repository's artifacts", Tools: []string{"list_run_artifacts"}, Otherwise: Refused},
+		{Method: http.MethodGet, Route: actions + "runs/{run_id}/artifacts", Forgejo: fj13, Gitea: gitea,
+			Feature: "Listing a workflow run's artifacts", Tools: []string{"list_run_artifacts"}, Otherwise: Refused},
+		{Method: http.MethodGet, Route: actions + "artifacts/{artifact_id}", Forgejo: fj13, Gitea: gitea,
+			Feature: "Reading an artifact", Tools: []string{"download_artifact"}, Otherwise: Refused},
+		{Method: http.MethodGet, Route: actions + "artifacts/{artifact_id}/zip", Forgejo: fj13, Gitea: gitea,
+			Feature: "Downloading an artifact's zip", Tools: []string{"download_artifact"}, Otherwise: Refused},
+		{Method: http.MethodPost, Route: actions + "runs/{run_id}/cancel", Forgejo: fj13, Gitea: Absent("1.26.0"),
+			Feature: "Cancelling a workflow run", Tools: []string{"cancel_workflow_run"}, Otherwise: Refused},
+		{Method: http.MethodPost, Route: actions + "runs/{run}/rerun", Forgejo: Absent("17.0.0-dev"), Gitea: gitea,
+			Feature: "Re-running a workflow run", Tools: []string{"rerun_workflow_run"}, Otherwise: Refused},
+		{Method: http.MethodPost, Route: "/repos/{owner}/{repo}/pulls/{index}/reviews/{id}/comments", Forgejo: Present("13.0.5"), Gitea: Absent("1.26.0"),
 			Feature: "Adding a line comment to a review", Tools: []string{"add_pull_review_comments", "reply_to_pull_review_comment"},
 			Otherwise: "the comments go in as a PENDING review, which the forge folds into the caller's pending review (its text and commit sent back unchanged): " +
 				"only the caller's own pending review can grow; a reply joins it, or is a one-comment review when there is none"},
-		{Method: http.MethodDelete, Route: "/repos/{owner}/{repo}/pulls/{index}/reviews/{id}/comments/{comment}", Only: Forgejo,
+		{Method: http.MethodDelete, Route: "/repos/{owner}/{repo}/pulls/{index}/reviews/{id}/comments/{comment}", Forgejo: Present("13.0.5"), Gitea: Absent("1.26.0"),
 			Feature: "Deleting a review's line comment", Tools: []string{"delete_pull_review_comment"},
 			Otherwise: "the comment is checked to be the review's, deleted through the issue comment route, and checked gone (isError if the forge kept it, as an older Gitea did)"},
 	}
 }
 
-// RouteOnly returns the declared difference for method+route (compared
-// without parameter names), if any.
-func RouteOnly(method, route string) (RouteDiff, bool) {
+// RouteFor returns the declared difference for method+route (a path
+// template, compared without parameter names), if any.
+func RouteFor(method, route string) (RouteDiff, bool) {
 	n := NormalizeRoute(route)
 	for _, d := range Routes() {
 		if d.Method == method && NormalizeRoute(d.Route) == n {
@@ -87,6 +166,34 @@ func RouteOnly(method, route string) (RouteDiff, bool) {
 		}
 	}
 	return RouteDiff{}, false
+}
+
+// RouteOf returns the declared difference whose template matches the
+// escaped API path p (below /api/v1, such as "/repos/o/r/actions/runs/3/jobs"),
+// if any: what a request is checked against before it is sent.
+func RouteOf(method, p string) (RouteDiff, bool) {
+	got := strings.Split(strings.Trim(p, "/"), "/")
+	for _, d := range Routes() {
+		if d.Method == method && matchSegments(strings.Split(strings.Trim(d.Route, "/"), "/"), got) {
+			return d, true
+		}
+	}
+	return RouteDiff{}, false
+}
+
+// matchSegments reports whether a path's segments fill a template's: the
+// same number, literals equal, parameters not empty.
+func matchSegments(tpl, got []string) bool {
+	if len(tpl) != len(got) {
+		return false
+	}
+	for i, s := range tpl {
+		param := strings.HasPrefix(s, "{") && strings.HasSuffix(s, "}")
+		if param && got[i] == "" || !param && got[i] != s {
+			return false
+		}
+	}
+	return true
 }
 
 // NormalizeRoute drops the parameter names of a path template, so
@@ -99,48 +206,4 @@ func NormalizeRoute(template string) string {
 		}
 	}
 	return strings.Join(segs, "/")
-}
-
-// Fields returns the response fields that differ between the flavours.
-func Fields() []FieldDiff {
-	const run, job = "ActionRun/ActionWorkflowRun", "ActionRunJob/ActionWorkflowJob"
-	status := "Forgejo's one status (success, failure, running…) is split into Gitea's status and conclusion"
-	fields := []FieldDiff{
-		{Definition: run, Forgejo: "title", Gitea: "display_title", Handling: BothSpellings},
-		{Definition: run, Forgejo: "index_in_repo", Gitea: "run_number", Handling: BothSpellings},
-		{Definition: run, Forgejo: "commit_sha", Gitea: "head_sha", Handling: BothSpellings},
-		{Definition: run, Forgejo: "prettyref", Gitea: "head_branch", Handling: BothSpellings},
-		{Definition: run, Forgejo: "trigger_user", Gitea: "actor", Handling: BothSpellings},
-		{Definition: run, Forgejo: "started", Gitea: "started_at", Handling: BothSpellings},
-		{Definition: run, Forgejo: "stopped", Gitea: "completed_at", Handling: BothSpellings},
-		{Definition: run, Forgejo: "workflow_id", Gitea: "path", Handling: BothSpellings + " (Gitea's @ref suffix dropped)"},
-		{Definition: run, Forgejo: "duration", Handling: "Forgejo's duration; on Gitea computed from started and completed"},
-		{Definition: run, Gitea: "conclusion", Handling: status},
-		{Definition: job, Forgejo: "runs_on", Gitea: "labels", Handling: BothSpellings},
-		{Definition: job, Gitea: "conclusion", Handling: status},
-		{Definition: job, Forgejo: "needs", Handling: OneSided, Result: "needs"},
-		{Definition: job, Forgejo: "attempt", Handling: OneSided, Result: "attempt"},
-		{Definition: job, Gitea: "runner_name", Handling: OneSided, Result: "runner"},
-		{Definition: job, Gitea: "started_at", Handling: OneSided, Result: "started"},
-		{Definition: job, Gitea: "completed_at", Handling: OneSided, Result: "completed"},
-		{Definition: job, Gitea: "steps", Handling: OneSided, Result: "steps"},
-		{Definition: job, Gitea: "html_url", Handling: OneSided, Result: "html_url"},
-		{Definition: "ActionWorkflowJobsResponse", Gitea: "total_count",
-			Handling: "Forgejo answers a bare array of all the run's jobs, paged here; Gitea an object paged by the forge"},
-		{Definition: "ActionArtifact", Forgejo: "run_id", Gitea: "workflow_run", Handling: BothSpellings + " (Gitea's workflow_run.id)"},
-		{Definition: "ActionArtifactsResponse", Gitea: "total_count",
-			Handling: "Forgejo answers a bare array without a total: a full page means more may follow"},
-		{Definition: "Compare", Forgejo: "files", Handling: "Forgejo's file list; on Gitea built from the commits' own files"},
-		{Definition: "IssueTemplate", Gitea: "assignees", Handling: OneSided, Result: "assignees"},
-		{Definition: "query of GET /repos/{owner}/{repo}/actions/runs", Forgejo: "ref", Gitea: "branch",
-			Handling: "both sent: ref=refs/heads/BRANCH and branch=BRANCH"},
-	}
-	features := map[string]string{run: "Workflow run", job: "Workflow job", "ActionWorkflowJobsResponse": "Jobs of a run",
-		"ActionArtifact": "Artifact", "ActionArtifactsResponse": "Artifacts list",
-		"query of GET /repos/{owner}/{repo}/actions/runs": "Workflow runs filter by branch",
-		"Compare": "Compare commits", "IssueTemplate": "Issue template"}
-	for i := range fields {
-		fields[i].Feature = features[fields[i].Definition]
-	}
-	return fields
 }

@@ -26,6 +26,13 @@ type Error struct {
 	// NoToken is set (by Client.Explain) when the call went without a
 	// token: a 401, 403 or 404 then says so instead of blaming a token.
 	NoToken bool
+	// NoRoute is set on a 404 from the forge's router rather than from a
+	// route's handler: the forge's API has no such route, so nothing was
+	// looked up. Forge and Needs say which forge that is and, when the
+	// route is declared in Routes, which forges have it.
+	NoRoute bool
+	Forge   Forge
+	Needs   string
 }
 
 // noTokenHint tells how to configure a token, on every transport.
@@ -39,6 +46,8 @@ func (e *Error) Error() string {
 		msg = ": " + e.Message
 	}
 	switch {
+	case e.NoRoute:
+		return e.noRouteText(op)
 	case e.NoToken && e.Status == http.StatusNotFound:
 		return fmt.Sprintf("%s not found (404): no access token is set, so only public data is visible; if it exists and is private, %s", e.Subject, noTokenHint)
 	case e.NoToken && (e.Status == http.StatusUnauthorized || e.Status == http.StatusForbidden):
@@ -63,13 +72,36 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("%s: %s", op, describeCause(e.Cause))
 }
 
+// noRouteText says that the forge lacks the route, never that the object
+// is missing: nothing was looked up.
+func (e *Error) noRouteText(op string) string {
+	forge, needs := "this forge", ""
+	if e.Forge.Flavour != "" {
+		forge += " (" + e.Forge.String() + ")"
+	}
+	if e.Needs != "" {
+		needs = "; it needs " + e.Needs
+	}
+	return fmt.Sprintf("%s: %s has no such API route (its router answered 404 page not found, so nothing was looked up and this says nothing about whether it exists)%s",
+		op, forge, needs)
+}
+
 // Unwrap returns the transport or decoding cause.
 func (e *Error) Unwrap() error { return e.Cause }
 
-// IsNotFound reports whether err is a forge 404.
+// IsNotFound reports whether err is a forge 404 about a missing object;
+// a router's 404 (a route the forge lacks) is not one, see IsNoRoute.
 func IsNotFound(err error) bool {
 	var fe *Error
-	return errors.As(err, &fe) && fe.Status == http.StatusNotFound
+	return errors.As(err, &fe) && fe.Status == http.StatusNotFound && !fe.NoRoute
+}
+
+// IsNoRoute reports whether err says the forge lacks the route: refused
+// before sending (*RouteError) or answered by the forge's router.
+func IsNoRoute(err error) bool {
+	var fe *Error
+	var re *RouteError
+	return errors.As(err, &re) || errors.As(err, &fe) && fe.NoRoute
 }
 
 // Fail turns the (response, error) pair of an SDK call into an *Error, or
@@ -83,7 +115,13 @@ func Fail(resp *sdk.Response, err error, verb, subject string) error {
 	if resp != nil && resp.Response != nil {
 		status = resp.StatusCode
 	}
-	return newError(verb, subject, status, sdkMessage(resp, err), err)
+	e := newError(verb, subject, status, sdkMessage(resp, err), err)
+	if status == http.StatusNotFound && strings.HasPrefix(strings.TrimSpace(resp.Header.Get("Content-Type")), "text/plain") &&
+		strings.Contains(err.Error(), "'"+routerNotFound) {
+		// The SDK quotes a non-JSON error body in its error text.
+		e.NoRoute, e.Message = true, ""
+	}
+	return e
 }
 
 func newError(verb, subject string, status int, message string, cause error) *Error {
@@ -107,9 +145,22 @@ func newError(verb, subject string, status int, message string, cause error) *Er
 // Explain marks err, when c has no token, so that a 401, 403 or 404 says
 // that no token is set rather than that the forge rejected one or that the
 // thing does not exist: without a token, private data reads as missing.
+//
+// A router 404 an SDK call met (Fail cannot ask the forge) is given the
+// forge's flavour and version when they are known.
 func (c *Client) Explain(err error) error {
 	var fe *Error
-	if c == nil || c.token != "" || !errors.As(err, &fe) {
+	if c == nil || !errors.As(err, &fe) {
+		return err
+	}
+	if fe.NoRoute && fe.Forge.Flavour == "" {
+		if f, ok := c.forge.cached(); ok {
+			cp := *fe
+			cp.Forge = f
+			return &cp
+		}
+	}
+	if c.token != "" {
 		return err
 	}
 	switch fe.Status {
@@ -251,6 +302,7 @@ func MessageFromBody(body []byte) string {
 func describeCause(err error) string {
 	var netErr net.Error
 	var pathErr *PathError
+	var routeErr *RouteError
 	var syn *json.SyntaxError
 	var typ *json.UnmarshalTypeError
 	switch {
@@ -258,6 +310,8 @@ func describeCause(err error) string {
 		return "failed"
 	case errors.As(err, &pathErr):
 		return pathErr.Error()
+	case errors.As(err, &routeErr):
+		return routeErr.Error()
 	case errors.Is(err, context.Canceled):
 		return "cancelled before the forge answered"
 	case errors.Is(err, context.DeadlineExceeded):

@@ -76,33 +76,9 @@ func (c *Client) Forge(ctx context.Context) (Forge, error) {
 	return fc.forge, nil
 }
 
-// Require fails when the route method+route (a swagger path template,
-// such as "/repos/{owner}/{repo}/actions/workflows") exists on one flavour
-// only (Differences) and the forge is the other one: the error names the
-// feature, the flavour the route needs and the forge's flavour and version,
-// instead of the bare 404 the forge would answer. When the forge cannot be
-// identified, or the route is on both, it returns nil and the call goes
-// ahead.
-func (c *Client) Require(ctx context.Context, method, route string) error {
-	d, ok := RouteOnly(method, route)
-	if !ok {
-		return nil
-	}
-	f, err := c.Forge(ctx)
-	if err != nil || f.Flavour == d.Only {
-		return nil
-	}
-	return &FlavourError{Feature: d.Feature, Needs: d.Only, Forge: f}
-}
-
-// FlavourError is a call refused because the forge's flavour lacks the
-// route it needs.
-type FlavourError struct {
-	Feature string
-	Needs   Flavour
-	Forge   Forge
-}
-
-func (e *FlavourError) Error() string {
-	return fmt.Sprintf("%s is available on %s only; this forge is %s, whose API has no such route", e.Feature, e.Needs, e.Forge)
+// cached returns the detected forge without asking, when it is fresh.
+func (fc *forgeCache) cached() (Forge, bool) {
+	fc.mu.Lock()
+	defer fc.mu.Unlock()
+	return fc.forge, !fc.at.IsZero() && time.Since(fc.at) < forgeTTL
 }

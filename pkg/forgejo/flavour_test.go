@@ -74,32 +74,6 @@ func TestForgeFailureIsNotCached(t *testing.T) {
 		"an unknown forge does not block a call")
 }
 
-func TestRequireNamesFlavourAndVersion(t *testing.T) {
-	var calls atomic.Int32
-	ctx := context.Background()
-	fj := forgeServer(t, "11.0.0+gitea-1.22.0", &calls)
-	err := fj.Require(ctx, http.MethodGet, "/repos/{a}/{b}/actions/jobs/{c}")
-	var fe *forgejo.FlavourError
-	require.ErrorAs(t, err, &fe)
-	assert.Contains(t, err.Error(), "available on Gitea only; this forge is Forgejo 11.0.0+gitea-1.22.0")
-
-	gt := forgeServer(t, "1.26.0", &calls)
-	assert.NoError(t, gt.Require(ctx, http.MethodGet, "/repos/{owner}/{repo}/actions/jobs/{job_id}"))
-	assert.NoError(t, fj.Require(ctx, http.MethodGet, "/repos/{owner}/{repo}"), "a route on both flavours")
-}
-
-func TestRoutesTableIsWellFormed(t *testing.T) {
-	for _, d := range forgejo.Routes() {
-		assert.Contains(t, []forgejo.Flavour{forgejo.Forgejo, forgejo.Gitea}, d.Only, d.Route)
-		assert.NotEmpty(t, d.Feature, d.Route)
-		assert.NotEmpty(t, d.Tools, d.Route)
-		assert.NotEmpty(t, d.Otherwise, d.Route)
-		got, ok := forgejo.RouteOnly(d.Method, d.Route)
-		assert.True(t, ok)
-		assert.Equal(t, d.Route, got.Route)
-	}
-}
-
 func TestFieldsTableIsWellFormed(t *testing.T) {
 	for _, f := range forgejo.Fields() {
 		assert.NotEmpty(t, f.Feature, f.Definition)

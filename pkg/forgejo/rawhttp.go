@@ -322,7 +322,11 @@ func (c *Client) send(req *http.Request, verb, subject string) (*http.Response, 
 	if resp.StatusCode/100 != 2 {
 		defer resp.Body.Close()
 		b, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
-		return nil, newError(verb, subject, resp.StatusCode, MessageFromBody(b), nil)
+		e := newError(verb, subject, resp.StatusCode, MessageFromBody(b), nil)
+		if resp.StatusCode == http.StatusNotFound && isRouterNotFound(resp.Header.Get("Content-Type"), b) {
+			c.noRoute(req.Context(), e, req.Method, req.URL.EscapedPath())
+		}
+		return nil, e
 	}
 	return resp, nil
 }

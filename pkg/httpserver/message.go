@@ -10,9 +10,11 @@ import (
 	"slices"
 	"time"
 
+	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/resource"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/rpcguard"
 )
 
@@ -49,7 +51,11 @@ func (s *Server) serveMessage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer release()
-	s.mcp.Handle(mcpWriter(w), &server.HTTPRequest{Method: r.Method, URL: r.URL, Header: r.Header,
+	out := mcpWriter(w)
+	if m.Method == string(mcp.MethodResourcesRead) {
+		out = cleaningWriter{out}
+	}
+	s.mcp.Handle(out, &server.HTTPRequest{Method: r.Method, URL: r.URL, Header: r.Header,
 		Body: m.Forward(body), Context: m.Context(r.Context())})
 }
 
@@ -123,6 +129,25 @@ func (a responseWriter) Flush() {
 }
 
 func (a responseWriter) CanStream() bool { return a.flusher != nil }
+
+// cleaningWriter takes mcp-go's not-found wording off a reply to
+// resources/read (resource.CleanEncoded). mcp-go writes each reply, JSON
+// or server-sent event, in one Write.
+type cleaningWriter struct{ server.HTTPResponseWriter }
+
+func (c cleaningWriter) SetWriteDeadline(t time.Time) error {
+	if d, ok := c.HTTPResponseWriter.(interface{ SetWriteDeadline(time.Time) error }); ok {
+		return d.SetWriteDeadline(t)
+	}
+	return http.ErrNotSupported
+}
+
+func (c cleaningWriter) Write(p []byte) (int, error) {
+	if _, err := c.HTTPResponseWriter.Write(resource.CleanEncoded(p)); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
 
 func (a responseWriter) SetWriteDeadline(t time.Time) error {
 	return http.NewResponseController(a.ResponseWriter).SetWriteDeadline(t)

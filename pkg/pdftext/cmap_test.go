@@ -47,14 +47,17 @@ func TestExtractHostileNumbers(t *testing.T) {
 		want error
 		text string // the first page's text; "-": any
 	}{
-		{"CMap block count: the codes are shown raw", type0(bigCMap, "BT /F1 12 Tf <0041> Tj ET"), nil, "A"},
+		{"CMap block count: the count is ignored, the entries read", type0(bigCMap, "BT /F1 12 Tf <00010041> Tj ET"), nil, "K"},
 		{"xref stream widths", hostile("<< /Type /XRef /Size 3 /W [1 2000000000 1] /Length 0 >>\nstream\n\nendstream"), pdftext.ErrMalformed, ""},
 		{"predictor columns", hostile("<< /Length 0 /DecodeParms << /Predictor 12 /Columns 4000000000 >> >>\nstream\n\nendstream"), pdftext.ErrMalformed, ""},
 		{"a long string through a CMap", type0(cmapHead+"1 beginbfchar <0001> <004B> endbfchar\n"+cmapTail,
-			"BT /F1 12 Tf <"+strings.Repeat("0001", 200_000)+"> Tj ET"), nil, strings.Repeat("K", 502)},
-		{"a content stream over the budget", hostile(
+			"BT /F1 12 Tf <"+strings.Repeat("0001", 200_000)+"> Tj ET"), nil, strings.Repeat("K", 1000)},
+		{"a content stream over the budget: the text before it", hostile(
 			"<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-			"<< /Type /Page /Parent 2 0 R /Contents 4 0 R >>", flate(bomb+strings.Repeat(" ", 2<<20))), pdftext.ErrTooMuchWork, ""},
+			"<< /Type /Page /Parent 2 0 R /Contents 4 0 R >>", flate(bomb+strings.Repeat(" ", 2<<20))), nil, strings.Repeat("x", 20)},
+		{"a content stream over the budget before any text", hostile(
+			"<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+			"<< /Type /Page /Parent 2 0 R /Contents 4 0 R >>", flate(strings.Repeat(" ", 2<<20)+bomb)), pdftext.ErrTooMuchWork, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			start := time.Now()

@@ -14,6 +14,7 @@ import (
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/mcpserver"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/resource"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
 )
 
@@ -37,7 +38,11 @@ func rpc(t *testing.T, s *server.MCPServer, modern bool, method string, params m
 	}
 	req, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
 	require.NoError(t, err)
-	b, err := json.Marshal(s.HandleMessage(context.Background(), req))
+	reply := s.HandleMessage(context.Background(), req)
+	if method == "resources/read" {
+		reply = resource.CleanReply(reply) // as the transports send it
+	}
+	b, err := json.Marshal(reply)
 	require.NoError(t, err)
 	require.NotContains(t, string(b), fakeforge.Token)
 	var m map[string]any

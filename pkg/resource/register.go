@@ -2,7 +2,6 @@ package resource
 
 import (
 	"context"
-	"fmt"
 	"maps"
 	"strings"
 
@@ -29,9 +28,10 @@ type readOutcome struct {
 // resource-not-found code (-32002 before 2026-07-28, -32602 from it) for
 // a URI that matches no template. So the read runs in a before-read hook:
 // when it finds nothing (a malformed URI, a refused argument, a forge
-// 404), the hook rewrites the request's URI into the URI and the reason,
-// a text with spaces that no template matches, and mcp-go answers with the
-// not-found code and that text. Otherwise the hook leaves the outcome for
+// 404, another scheme), the hook rewrites the request's URI into
+// "<uri>: <reason>", a text with spaces that no template matches, and
+// mcp-go answers with the not-found code and that text inside its own
+// wording, which the transports take off (notfound.go). Otherwise the hook leaves the outcome for
 // the handler and the URI without its query (which mcp-go's template
 // matching does not parse reliably), and the handler answers it: contents,
 // or -32603 with the reason for any other failure.
@@ -48,15 +48,20 @@ func (rd *Reader) Register(s *server.MCPServer, hooks *server.Hooks) {
 }
 
 func (rd *Reader) beforeRead(ctx context.Context, _ any, req *mcp.ReadResourceRequest) {
-	if req == nil || !strings.HasPrefix(req.Params.URI, Scheme+"://") {
+	if req == nil {
 		return
 	}
 	uri := req.Params.URI
+	shown := func() string { return forgejo.Clip(rd.runner.Redact(ctx, tool.EscapeInvisible(uri))) }
+	if !strings.HasPrefix(uri, Scheme+"://") {
+		req.Params.URI = shown() + ": not a " + Scheme + ":// URI; this server reads only those of resources/templates/list"
+		return
+	}
 	contents, err := rd.Read(ctx, uri)
 	if err != nil {
 		re := asReadError(err)
 		if re.NotFound {
-			req.Params.URI = fmt.Sprintf("%s (%s)", forgejo.Clip(rd.runner.Redact(ctx, tool.EscapeInvisible(uri))), re.Msg)
+			req.Params.URI = shown() + ": " + re.Msg
 			return
 		}
 		rd.stash(req, &readOutcome{err: re})

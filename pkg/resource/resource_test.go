@@ -161,7 +161,7 @@ func TestReadErrors(t *testing.T) {
 		notFound bool
 		msg      string
 	}{
-		{"forgejo://o/r/issues/999", true, "issue o/r#999 not found (404)"},
+		{"forgejo://o/r/issues/999", true, "forgejo://o/r/issues/999: issue o/r#999 not found (404)"},
 		{"forgejo://o/r/issues/abc", true, `index must be a number from 1, got "abc"`},
 		{"forgejo://o/r/files/../../admin", true, "'.' or '..' segments"},
 		{"forgejo://o/r/files/a%2F..%2Fb", true, "escaped slashes are not accepted"},
@@ -169,7 +169,7 @@ func TestReadErrors(t *testing.T) {
 		{"forgejo://o%2Fx/r", true, "not a valid URI"},
 		{"forgejo://o/r/files/README.md?ref=main&x=1", true, `unknown query parameter "x"`},
 		{"forgejo://o/r/labels", true, "no resource has this shape"},
-		{"forgejo://o/r/lab\u202eels", true, `forgejo://o/r/lab\u202eels (invalid resource URI`},
+		{"forgejo://o/r/lab\u202eels", true, `forgejo://o/r/lab\u202eels: invalid resource URI`},
 		{"forgejo://o/r/issues/3?token=" + fakeforge.Token, true, "[REDACTED]"},
 		{"forgejo://o/r/issues/5", false, "permission denied (403)"},
 	}
@@ -182,11 +182,13 @@ func TestReadErrors(t *testing.T) {
 			}
 			assert.Equal(t, want, code, "%s: %s", tt.uri, msg)
 			assert.Contains(t, msg, tt.msg, tt.uri)
+			assert.NotContains(t, msg, "handler not found", "mcp-go's wording is taken off")
 			assert.NotContains(t, msg, fakeforge.Token)
 		}
 	}
-	code, _ := readErr(t, s, false, "test://static-text")
+	code, msg := readErr(t, s, false, "test://static-text")
 	assert.Equal(t, mcp.RESOURCE_NOT_FOUND, code, "another scheme is simply not found")
+	assert.Equal(t, "test://static-text: not a forgejo:// URI; this server reads only those of resources/templates/list", msg)
 }
 
 func TestTemplatesFollowTheTools(t *testing.T) {

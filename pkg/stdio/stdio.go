@@ -25,6 +25,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/resource"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/rpcguard"
 )
 
@@ -309,10 +310,14 @@ func (c *conn) dispatch(ctx context.Context, method string, id json.RawMessage, 
 			}
 		}
 	}()
-	if m := c.mcp.HandleMessage(ctx, msg); m != nil {
-		return m
+	m := c.mcp.HandleMessage(ctx, msg)
+	if m == nil {
+		return nil
 	}
-	return nil
+	if method == string(mcp.MethodResourcesRead) {
+		m = resource.CleanReply(m)
+	}
+	return m
 }
 
 // notification handles notifications/cancelled here, where the request

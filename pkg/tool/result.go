@@ -1,19 +1,29 @@
 package tool
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"reflect"
 
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
 // JSON returns v as one compact JSON text content, the shape every tool
 // answers with: compact because every byte lands in the agent's context.
+// A nil slice or map is written as [] or {}, never null (nonull.go).
 // A JSON object is also the result's structuredContent, for clients that
 // read the tool's outputSchema; the text stays for those that do not (the
 // Runner drops structuredContent from tools that declare no schema).
 func JSON(v any) (*mcp.CallToolResult, error) {
 	b, err := json.Marshal(v)
+	if err == nil && bytes.Contains(b, []byte("null")) {
+		// Rare (an empty list the forge sent as null, a nil slice for
+		// none), so the copy without them is made only then.
+		if nv, changed := withoutNil(reflect.ValueOf(v)); changed {
+			b, err = json.Marshal(nv.Interface())
+		}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("encoding result: %w", err)
 	}

@@ -14,10 +14,16 @@ import (
 // reflection, following encoding/json's rules, so the schema describes the
 // JSON the handler really sends: json tags name the properties, a field
 // without omitempty/omitzero is required, time.Time is a date-time string,
-// a nil pointer, slice or map that is not omitted encodes as null and so
-// is nullable, embedded structs lend their fields. Schemas are compact (no
-// descriptions, no titles): they are paid for in every tools/list, and the
-// property names say what they hold.
+// embedded structs lend their fields. Schemas are compact (no descriptions,
+// no titles): they are paid for in every tools/list, and the property names
+// say what they hold.
+//
+// Every node has one type, never a union such as ["array","null"]: clients
+// that map tool schemas onto a single-type dialect (Gemini's function
+// declarations; the MCP Inspector's --strict check) reject unions. So null
+// is never sent: JSON writes a nil slice or map as [] or {} (nonull.go),
+// and a pointer field that could be nil must be omitempty, or the
+// generator refuses the type.
 //
 // The generator is our own rather than a library's: what is needed is
 // encoding/json's view of a type and nothing else (no tags of another
@@ -191,17 +197,14 @@ func (g *schemaGen) of(t reflect.Type) (map[string]any, error) {
 	case reflect.Interface:
 		return map[string]any{}, nil
 	case reflect.Pointer:
-		s, err := g.of(t.Elem())
-		if err != nil {
-			return nil, err
-		}
-		return nullable(s), nil
+		// A nil pointer would be null: fields refuse that (object), and
+		// a pointer at the root or in a list is the value it points to.
+		return g.of(t.Elem())
 	case reflect.Slice:
 		if t.Elem().Kind() == reflect.Uint8 {
-			return nullable(map[string]any{"type": "string"}), nil // base64
+			return map[string]any{"type": "string"}, nil // base64
 		}
-		s, err := g.array(t)
-		return nullable(s), err
+		return g.array(t)
 	case reflect.Array:
 		return g.array(t)
 	case reflect.Map:
@@ -221,7 +224,7 @@ func (g *schemaGen) of(t reflect.Type) (map[string]any, error) {
 		if len(elem) > 0 {
 			s["additionalProperties"] = elem
 		}
-		return nullable(s), nil
+		return s, nil
 	case reflect.Struct:
 		return g.object(t)
 	}
@@ -238,20 +241,6 @@ func (g *schemaGen) array(t reflect.Type) (map[string]any, error) {
 		s["items"] = items
 	}
 	return s, nil
-}
-
-// nullable lets s also be null: what encoding/json writes for a nil
-// pointer, slice or map that is not omitted.
-func nullable(s map[string]any) map[string]any {
-	switch t := s["type"].(type) {
-	case string:
-		s["type"] = []string{t, "null"}
-	case []string:
-		if !contains(t, "null") {
-			s["type"] = append(t, "null")
-		}
-	}
-	return s
 }
 
 // field is one JSON property of a struct, found at depth (0 for the
@@ -280,14 +269,15 @@ func (g *schemaGen) object(t reflect.Type) (map[string]any, error) {
 			s   map[string]any
 			err error
 		)
+		if f.typ.Kind() == reflect.Pointer && !f.omit && !f.asString {
+			return nil, fmt.Errorf("%s.%s: a nil pointer encodes as null, which a single-type schema cannot admit: tag it omitempty", t, f.name)
+		}
 		if f.asString {
 			s = map[string]any{"type": "string"}
 		} else if s, err = g.of(f.typ); err != nil {
 			return nil, fmt.Errorf("%s.%s: %w", t, f.name, err)
 		}
-		if f.omit {
-			s = nonNull(f.typ, s)
-		} else {
+		if !f.omit {
 			required = append(required, f.name)
 		}
 		props[f.name] = s
@@ -298,20 +288,6 @@ func (g *schemaGen) object(t reflect.Type) (map[string]any, error) {
 		out["required"] = required
 	}
 	return out, nil
-}
-
-// nonNull drops null from an omitempty pointer's schema: a nil pointer is
-// omitted, never written as null. (Slices and maps keep it: an empty
-// non-nil one is omitted too, but so is a nil one, so null never shows;
-// dropping it keeps the schema exact either way.)
-func nonNull(t reflect.Type, s map[string]any) map[string]any {
-	if t.Kind() != reflect.Pointer && t.Kind() != reflect.Slice && t.Kind() != reflect.Map {
-		return s
-	}
-	if ts, ok := s["type"].([]string); ok && len(ts) == 2 && ts[1] == "null" {
-		s["type"] = ts[0]
-	}
-	return s
 }
 
 // collectFields lists the JSON fields of struct t the way encoding/json

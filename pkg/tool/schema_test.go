@@ -31,7 +31,8 @@ type sample struct {
 	Count    int64             `json:"count,omitempty"`
 	When     time.Time         `json:"when"`
 	Maybe    *time.Time        `json:"maybe,omitempty"`
-	Ptr      *inner            `json:"ptr"`
+	Ptr      *inner            `json:"ptr,omitempty"`
+	Inners   []*inner          `json:"inners"`
 	Tags     []string          `json:"tags"`
 	Kept     []string          `json:"kept,omitempty"`
 	Labels   map[string]string `json:"labels"`
@@ -60,23 +61,26 @@ func TestSchemaOf(t *testing.T) {
 		"count":{"type":"integer"},
 		"when":{"type":"string","format":"date-time"},
 		"maybe":{"type":"string","format":"date-time"},
-		"ptr":{"type":["object","null"],"properties":{"a":{"type":"string"}},"required":["a"]},
-		"tags":{"type":["array","null"],"items":{"type":"string"}},
+		"ptr":{"type":"object","properties":{"a":{"type":"string"}},"required":["a"]},
+		"inners":{"type":"array","items":{"type":"object","properties":{"a":{"type":"string"}},"required":["a"]}},
+		"tags":{"type":"array","items":{"type":"string"}},
 		"kept":{"type":"array","items":{"type":"string"}},
-		"labels":{"type":["object","null"],"additionalProperties":{"type":"string"}},
+		"labels":{"type":"object","additionalProperties":{"type":"string"}},
 		"any":{},
 		"raw":{},
 		"quoted":{"type":"string"},
 		"bytes":{"type":"string"},
 		"Untagged":{"type":"number"}},
-		"required":["Untagged","any","labels","name","promoted","ptr","quoted","shadowed","tags","when"]}`, string(b))
+		"required":["Untagged","any","inners","labels","name","promoted","quoted","shadowed","tags","when"]}`, string(b))
 	now := time.Now()
-	for _, v := range []sample{{}, {Name: "x", Count: 3, Maybe: &now, Ptr: &inner{A: "a"}, Tags: []string{"t"}, Kept: []string{"k"},
-		Labels: map[string]string{"k": "v"}, Any: []int{1}, Raw: json.RawMessage(`{"z":1}`), Bytes: []byte("hi")}} {
-		enc, err := json.Marshal(v)
+	for _, v := range []sample{{}, {Name: "x", Count: 3, Maybe: &now, Ptr: &inner{A: "a"}, Inners: []*inner{{A: "b"}}, Tags: []string{"t"},
+		Kept: []string{"k"}, Labels: map[string]string{"k": "v"}, Any: []int{1}, Raw: json.RawMessage(`{"z":1}`), Bytes: []byte("hi")}} {
+		res, err := tool.JSON(v) // as a handler sends it: nil lists and maps as [] and {}
 		require.NoError(t, err)
+		enc := res.StructuredContent.(json.RawMessage)
 		assert.NoError(t, schemacheck.Validate(b, enc), string(enc))
 	}
+	assert.NotContains(t, string(b), `"null"`, "one type per node: no union with null")
 	assert.Error(t, schemacheck.Validate(b, []byte(`{"name":1}`)), "a wrong type fails")
 }
 
@@ -99,6 +103,9 @@ func TestOutputSchemaShapes(t *testing.T) {
 			good: []string{`{"a":"x"}`, `{"number":1,"merged":true}`}, bad: []string{`{"number":1}`}},
 		{name: "array root", output: []inner{}, err: "must be a JSON object"},
 		{name: "channel", output: struct{ C chan int }{}, err: "does not encode"},
+		{name: "nil pointer", output: struct {
+			P *inner `json:"p"`
+		}{}, err: "a nil pointer encodes as null"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -179,7 +186,7 @@ func TestAdvertisedOutputSchema(t *testing.T) {
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"type":"object","properties":{
 		"has_more":{"type":"boolean"},"page":{"type":"integer"},
-		"items":{"type":["array","null"],"items":{"type":"object","properties":{
+		"items":{"type":"array","items":{"type":"object","properties":{
 			"when":{"type":"string"},"format":{"type":"string"},"required":{"type":"boolean"}}}}}}`, string(lean))
 	none, err := tool.Def{Name: "t"}.AdvertisedOutputSchema()
 	require.NoError(t, err)

@@ -1,6 +1,8 @@
-// Command gen regenerates internal/fakeforge/specs from the two flavours'
-// API descriptions: Forgejo's swagger.v1.json (a file from Forgejo's source
-// tree) and Gitea's (a file, or the live forge's /swagger.v1.json).
+// Command gen regenerates internal/fakeforge/specs from the API
+// descriptions of the described forges (forgejo.Described): Forgejo's
+// development swagger.v1.json (a file from Forgejo's source tree), the one
+// a released Forgejo serves, and Gitea's (a file, or the live forge's
+// /swagger.v1.json).
 //
 //	go run ./internal/fakeforge/gen -forgejo ../shared/forgejo/swagger.v1.json -gitea http://127.0.0.1:3000/swagger.v1.json
 package main
@@ -20,14 +22,17 @@ import (
 )
 
 func main() {
-	forgejoSrc := flag.String("forgejo", "../shared/forgejo/swagger.v1.json", "Forgejo's swagger.v1.json (file or URL)")
+	forgejoSrc := flag.String("forgejo", "../shared/forgejo/swagger.v1.json", "Forgejo's development swagger.v1.json (file or URL)")
 	forgejoVersion := flag.String("forgejo-version", "17.0.0-dev+gitea-1.22.0",
 		"the version Forgejo mode reports (the file's own is a template placeholder)")
+	releasedSrc := flag.String("forgejo-release", "../shared/forgejo/swagger-13.0.5.json",
+		"the swagger.v1.json a released Forgejo serves (file or URL); its own version names the output")
 	giteaSrc := flag.String("gitea", os.Getenv("FORGEJO_TEST_URL")+"/swagger.v1.json", "Gitea's swagger.v1.json (file or URL)")
 	out := flag.String("out", "internal/fakeforge/specs", "output folder")
 	flag.Parse()
 	for _, f := range []struct{ name, src, version string }{
 		{"forgejo", *forgejoSrc, *forgejoVersion},
+		{"forgejo-release", *releasedSrc, ""},
 		{"gitea", *giteaSrc, ""},
 	} {
 		if err := write(f.name, f.src, f.version, *out); err != nil {
@@ -45,6 +50,11 @@ func write(name, src, version, dir string) error {
 	spec, err := fakeforge.TrimSwagger(raw, version)
 	if err != nil {
 		return fmt.Errorf("%s: %w", name, err)
+	}
+	if name == "forgejo-release" {
+		// forgejo-13.0.5.json: a release is named by its version.
+		v, _, _ := strings.Cut(spec.Version, "+")
+		name = "forgejo-" + v
 	}
 	b, err := json.MarshalIndent(spec, "", " ")
 	if err != nil {

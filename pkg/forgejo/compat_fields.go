@@ -1,0 +1,74 @@
+package forgejo
+
+// FieldDiff is a response field a tool's decoding types read that one
+// flavour's definition has and the other's lacks (or spells differently).
+type FieldDiff struct {
+	// Feature names what the field belongs to, in README.
+	Feature string
+	// Definition is the response definition, Forgejo's name first when
+	// they differ ("ActionRun/ActionWorkflowRun").
+	Definition string
+	// Forgejo and Gitea are the field as each spells it; "" where absent.
+	Forgejo, Gitea string
+	// Handling says what the tools do: which spelling they decode, or that
+	// they leave the field out.
+	Handling string
+	// Result is the result field that shows a one-sided field (OneSided),
+	// absent from results under the other flavour.
+	Result string
+}
+
+// Handlings of a field difference, so the table reads the same everywhere.
+const (
+	// BothSpellings: the tool decodes either spelling into one result field.
+	BothSpellings = "both spellings decoded into one result field"
+	// Unused: the decoding type has the field but no result shows it.
+	Unused = "decoded, not in any result: nothing to reconcile"
+	// OneSided: the result shows the field when the forge sends it, and
+	// leaves it out otherwise.
+	OneSided = "shown when the forge sends it, left out otherwise"
+)
+
+// Fields returns the response fields that differ between the flavours.
+func Fields() []FieldDiff {
+	const run, job = "ActionRun/ActionWorkflowRun", "ActionRunJob/ActionWorkflowJob"
+	status := "Forgejo's one status (success, failure, running…) is split into Gitea's status and conclusion"
+	fields := []FieldDiff{
+		{Definition: run, Forgejo: "title", Gitea: "display_title", Handling: BothSpellings},
+		{Definition: run, Forgejo: "index_in_repo", Gitea: "run_number", Handling: BothSpellings},
+		{Definition: run, Forgejo: "commit_sha", Gitea: "head_sha", Handling: BothSpellings},
+		{Definition: run, Forgejo: "prettyref", Gitea: "head_branch", Handling: BothSpellings},
+		{Definition: run, Forgejo: "trigger_user", Gitea: "actor", Handling: BothSpellings},
+		{Definition: run, Forgejo: "started", Gitea: "started_at", Handling: BothSpellings},
+		{Definition: run, Forgejo: "stopped", Gitea: "completed_at", Handling: BothSpellings},
+		{Definition: run, Forgejo: "workflow_id", Gitea: "path", Handling: BothSpellings + " (Gitea's @ref suffix dropped)"},
+		{Definition: run, Forgejo: "duration", Handling: "Forgejo's duration; on Gitea computed from started and completed"},
+		{Definition: run, Gitea: "conclusion", Handling: status},
+		{Definition: job, Forgejo: "runs_on", Gitea: "labels", Handling: BothSpellings},
+		{Definition: job, Gitea: "conclusion", Handling: status},
+		{Definition: job, Forgejo: "needs", Handling: OneSided, Result: "needs"},
+		{Definition: job, Forgejo: "attempt", Handling: OneSided, Result: "attempt"},
+		{Definition: job, Gitea: "runner_name", Handling: OneSided, Result: "runner"},
+		{Definition: job, Gitea: "started_at", Handling: OneSided, Result: "started"},
+		{Definition: job, Gitea: "completed_at", Handling: OneSided, Result: "completed"},
+		{Definition: job, Gitea: "steps", Handling: OneSided, Result: "steps"},
+		{Definition: job, Gitea: "html_url", Handling: OneSided, Result: "html_url"},
+		{Definition: "ActionWorkflowJobsResponse", Gitea: "total_count",
+			Handling: "Forgejo answers a bare array of all the run's jobs, paged here; Gitea an object paged by the forge"},
+		{Definition: "ActionArtifact", Forgejo: "run_id", Gitea: "workflow_run", Handling: BothSpellings + " (Gitea's workflow_run.id)"},
+		{Definition: "ActionArtifactsResponse", Gitea: "total_count",
+			Handling: "Forgejo answers a bare array without a total: a full page means more may follow"},
+		{Definition: "Compare", Forgejo: "files", Handling: "Forgejo's file list; on Gitea built from the commits' own files"},
+		{Definition: "IssueTemplate", Gitea: "assignees", Handling: OneSided, Result: "assignees"},
+		{Definition: "query of GET /repos/{owner}/{repo}/actions/runs", Forgejo: "ref", Gitea: "branch",
+			Handling: "both sent: ref=refs/heads/BRANCH and branch=BRANCH"},
+	}
+	features := map[string]string{run: "Workflow run", job: "Workflow job", "ActionWorkflowJobsResponse": "Jobs of a run",
+		"ActionArtifact": "Artifact", "ActionArtifactsResponse": "Artifacts list",
+		"query of GET /repos/{owner}/{repo}/actions/runs": "Workflow runs filter by branch",
+		"Compare": "Compare commits", "IssueTemplate": "Issue template"}
+	for i := range fields {
+		fields[i].Feature = features[fields[i].Definition]
+	}
+	return fields
+}

@@ -1,0 +1,377 @@
+package pdftext
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/pdftext/internal/pdfobj"
+)
+
+// The content stream interpreter (PDF 32000-2 §8, §9.3, §9.4): it keeps
+// the graphics and text state that decide where each glyph lands, and
+// hands glyphs to the layout. Its memory is bounded by the content, not
+// its byte count: at most maxOperands operands wait for an operator (older
+// ones are dropped, as other readers do with too many), one operator's
+// arrays and dictionaries hold at most maxOperandCells values and its
+// strings at most maxOperandBytes, and q nests at most maxSaveDepth deep.
+const (
+	maxOperands     = 64
+	maxOperandCells = 1 << 16
+	maxOperandBytes = 1 << 20
+	maxStringBytes  = 64 << 10
+	maxSaveDepth    = 256
+	maxFormDepth    = 12
+)
+
+type gstate struct {
+	ctm                  matrix
+	font                 *font
+	size                 float64
+	tc, tw, th, tl, rise float64
+}
+
+// content interprets one content stream with its resources.
+type content struct {
+	x     *extractor
+	res   pdfobj.Dict
+	gs    gstate
+	saved []gstate
+	tm    matrix
+	tlm   matrix
+	depth int
+}
+
+// counting fails a read once the extraction's content budget is spent.
+type counting struct {
+	r    io.Reader
+	left *int64
+}
+
+var errBudget = errors.New("content budget spent")
+
+func (c *counting) Read(p []byte) (int, error) {
+	if *c.left <= 0 {
+		*c.left = -1 // spent: a read was refused
+		return 0, errBudget
+	}
+	if int64(len(p)) > *c.left {
+		p = p[:*c.left+1]
+	}
+	n, err := c.r.Read(p)
+	*c.left -= int64(n)
+	if *c.left < 0 {
+		return n, errBudget
+	}
+	return n, err
+}
+
+// run interprets r.
+func (c *content) run(r io.Reader) error {
+	x := c.x
+	lex := pdfobj.NewStreamLexer(&counting{r: r, left: &x.contentLeft})
+	lex.MaxString = maxStringBytes
+	var cells int64
+	p := pdfobj.NewParser(lex, &cells, maxOperandCells)
+	p.Drop = true
+	stack := make([]pdfobj.Object, 0, 8)
+	stackBytes := 0
+	for n := 0; ; n++ {
+		if n&1023 == 0 {
+			x.check()
+		}
+		t := lex.Next()
+		switch t.Kind {
+		case pdfobj.EOF:
+			if x.contentLeft < 0 {
+				return errBudget
+			}
+			return nil
+		case pdfobj.Keyword:
+			switch op := string(t.Bytes); op {
+			case "true", "false", "null":
+			case "BI":
+				c.inlineImage(lex)
+				stack, stackBytes, cells = stack[:0], 0, 0
+				continue
+			default:
+				c.op(op, stack)
+				stack, stackBytes, cells = stack[:0], 0, 0
+				continue
+			}
+		}
+		v, err := p.Value(t)
+		if err != nil {
+			// Too deep: the rest of the operand is read as operands and
+			// dropped with the stack.
+			stack, stackBytes = stack[:0], 0
+			continue
+		}
+		if s, ok := v.(pdfobj.String); ok {
+			stackBytes += len(s)
+		}
+		if len(stack) >= maxOperands || stackBytes > maxOperandBytes {
+			// Too many operands for any operator: the older half goes
+			// (all but the newest when their bytes are too many).
+			keep := maxOperands / 2
+			if stackBytes > maxOperandBytes {
+				keep = 0
+			}
+			stack = append(stack[:0], stack[len(stack)-keep:]...)
+			stackBytes = 0
+			for _, o := range stack {
+				if s, ok := o.(pdfobj.String); ok {
+					stackBytes += len(s)
+				}
+			}
+		}
+		stack = append(stack, v)
+	}
+}
+
+// inlineImage skips BI … ID data EI.
+func (c *content) inlineImage(lex *pdfobj.Lexer) {
+	for {
+		t := lex.Next()
+		if t.Kind == pdfobj.EOF {
+			return
+		}
+		if t.Kind == pdfobj.Keyword && string(t.Bytes) == "ID" {
+			break
+		}
+	}
+	c.x.sawImage = true
+	lex.SkipInlineData()
+}
+
+func num(o pdfobj.Object) float64 {
+	switch v := o.(type) {
+	case int64:
+		return float64(v)
+	case float64:
+		return v
+	}
+	return 0
+}
+
+func nums(args []pdfobj.Object, n int) ([]float64, bool) {
+	if len(args) < n {
+		return nil, false
+	}
+	out := make([]float64, n)
+	for i, a := range args[len(args)-n:] {
+		out[i] = num(a)
+	}
+	return out, true
+}
+
+func (c *content) op(op string, args []pdfobj.Object) {
+	gs := &c.gs
+	switch op {
+	case "q":
+		if len(c.saved) < maxSaveDepth {
+			c.saved = append(c.saved, *gs)
+		}
+	case "Q":
+		if n := len(c.saved); n > 0 {
+			*gs = c.saved[n-1]
+			c.saved = c.saved[:n-1]
+		}
+	case "cm":
+		if v, ok := nums(args, 6); ok {
+			if m := (matrix{v[0], v[1], v[2], v[3], v[4], v[5]}).mul(gs.ctm); m.sane() {
+				gs.ctm = m
+			}
+		}
+	case "BT":
+		c.tm, c.tlm = identity, identity
+	case "Tf":
+		if len(args) >= 2 {
+			name, _ := args[len(args)-2].(pdfobj.Name)
+			gs.font = c.x.font(c.res, name)
+			gs.size = num(args[len(args)-1])
+		}
+	case "Tc":
+		if v, ok := nums(args, 1); ok {
+			gs.tc = v[0]
+		}
+	case "Tw":
+		if v, ok := nums(args, 1); ok {
+			gs.tw = v[0]
+		}
+	case "Tz":
+		if v, ok := nums(args, 1); ok {
+			gs.th = v[0] / 100
+		}
+	case "TL":
+		if v, ok := nums(args, 1); ok {
+			gs.tl = v[0]
+		}
+	case "Ts":
+		if v, ok := nums(args, 1); ok {
+			gs.rise = v[0]
+		}
+	case "Td":
+		if v, ok := nums(args, 2); ok {
+			c.moveLine(v[0], v[1])
+		}
+	case "TD":
+		if v, ok := nums(args, 2); ok {
+			gs.tl = -v[1]
+			c.moveLine(v[0], v[1])
+		}
+	case "Tm":
+		if v, ok := nums(args, 6); ok {
+			if m := (matrix{v[0], v[1], v[2], v[3], v[4], v[5]}); m.sane() {
+				c.tm, c.tlm = m, m
+			}
+		}
+	case "T*":
+		c.moveLine(0, -gs.tl)
+	case "Tj":
+		if len(args) > 0 {
+			c.show(args[len(args)-1])
+		}
+	case "'":
+		c.moveLine(0, -gs.tl)
+		if len(args) > 0 {
+			c.show(args[len(args)-1])
+		}
+	case "\"":
+		if len(args) >= 3 {
+			gs.tw, gs.tc = num(args[len(args)-3]), num(args[len(args)-2])
+			c.moveLine(0, -gs.tl)
+			c.show(args[len(args)-1])
+		}
+	case "TJ":
+		if len(args) > 0 {
+			a, _ := args[len(args)-1].(pdfobj.Array)
+			for _, e := range a {
+				if _, ok := e.(pdfobj.String); ok {
+					c.show(e)
+				} else {
+					c.tm = translate(-num(e)/1000*gs.size*gs.th, 0).mul(c.tm)
+				}
+			}
+		}
+	case "Do":
+		if len(args) > 0 {
+			name, _ := args[len(args)-1].(pdfobj.Name)
+			c.do(name)
+		}
+	}
+}
+
+func (c *content) moveLine(tx, ty float64) {
+	c.tlm = translate(tx, ty).mul(c.tlm)
+	c.tm = c.tlm
+}
+
+// show places each glyph of the string s and moves the text matrix past
+// it (PDF 32000-2 §9.4.4).
+func (c *content) show(s pdfobj.Object) {
+	raw, _ := s.(pdfobj.String)
+	gs := &c.gs
+	ft := gs.font
+	if ft == nil {
+		ft = c.x.defaultFont()
+	}
+	c.x.check()
+	c.x.glyphBuf = ft.glyphs([]byte(raw), c.x.glyphBuf[:0])
+	for _, g := range c.x.glyphBuf {
+		adv := g.w*gs.size + gs.tc
+		if g.space {
+			adv += gs.tw
+		}
+		m := c.tm.mul(gs.ctm)
+		var tx, ty float64
+		if ft.vertical {
+			ty = -(gs.size + gs.tc)
+			if g.space {
+				ty -= gs.tw
+			}
+		} else {
+			tx = adv * gs.th
+		}
+		x0, y0 := m.apply(0, gs.rise)
+		x1, y1 := m.apply(tx, ty+gs.rise)
+		size := gs.size * m.scaleY()
+		c.x.out.glyph(g.text, x0, y0, x1, y1, m, size, ft.space*size*gs.th, ft.vertical)
+		c.tm = translate(tx, ty).mul(c.tm)
+	}
+}
+
+// do runs a Form XObject (its resources, else the current ones; its
+// matrix) within the depth limit; a form that contains itself ends there.
+func (c *content) do(name pdfobj.Name) {
+	x := c.x
+	xo := x.doc.GetDict(c.res, "XObject")
+	s, ok := x.doc.Get(xo, name).(*pdfobj.Stream)
+	if !ok {
+		return
+	}
+	switch x.doc.GetName(s.Dict, "Subtype") {
+	case "Image":
+		x.sawImage = true
+		return
+	case "Form":
+	default:
+		return
+	}
+	if c.depth >= maxFormDepth || x.active[s.Ref] {
+		return
+	}
+	r, err := x.doc.StreamReader(s)
+	if err != nil {
+		return
+	}
+	x.active[s.Ref] = true
+	defer delete(x.active, s.Ref)
+	sub := &content{x: x, res: c.res, gs: c.gs, depth: c.depth + 1, tm: identity, tlm: identity}
+	if res := x.doc.GetDict(s.Dict, "Resources"); res != nil {
+		sub.res = res
+	}
+	if m, ok := nums(x.doc.GetArray(s.Dict, "Matrix"), 6); ok {
+		if mm := (matrix{m[0], m[1], m[2], m[3], m[4], m[5]}).mul(c.gs.ctm); mm.sane() {
+			sub.gs.ctm = mm
+		}
+	}
+	if err := sub.run(r); errors.Is(err, errBudget) {
+		panic(errBudget)
+	}
+}
+
+// font returns the font of resource name, loaded once per extraction.
+func (x *extractor) font(res pdfobj.Dict, name pdfobj.Name) *font {
+	fonts := x.doc.GetDict(res, "Font")
+	raw := fonts[name]
+	key := fmt.Sprint(raw)
+	if _, isRef := raw.(pdfobj.Ref); !isRef {
+		key = fmt.Sprintf("%p/%s", fonts, name)
+	}
+	if f, ok := x.fonts[key]; ok {
+		return f
+	}
+	d := x.doc.Dict(raw)
+	var f *font
+	if d == nil {
+		f = x.defaultFont()
+	} else {
+		f = x.loadFont(d)
+	}
+	if len(x.fonts) < 4096 {
+		x.fonts[key] = f
+	}
+	return f
+}
+
+// defaultFont stands in for a missing font: codes as Latin-1 text.
+func (x *extractor) defaultFont() *font {
+	if x.fallback == nil {
+		ft := &font{simple: true, scale: 0.001, missing: 500}
+		ft.names = stdEncodings[encStandard]
+		ft.space = 0.25
+		x.fallback = ft
+	}
+	return x.fallback
+}

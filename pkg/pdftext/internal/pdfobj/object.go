@@ -1,0 +1,247 @@
+// Package pdfobj reads the object layer of a PDF file (PDF 32000-2 §7):
+// tokens, objects, cross-reference tables and streams, object streams,
+// stream filters and the standard security handler, within limits a
+// hostile file cannot talk its way past: nesting, element counts, string
+// lengths, decoded bytes and objects parsed are all bounded, and a loop
+// in the file's structure (a /Prev chain, a reference to itself) ends.
+package pdfobj
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Object is a PDF object: nil (null), bool, int64, float64, Name, String,
+// Array, Dict, *Stream or Ref.
+type Object any
+
+// Name is a PDF name, without its slash.
+type Name string
+
+// String is a PDF string's bytes (decrypted).
+type String string
+
+// Array is a PDF array.
+type Array []Object
+
+// Dict is a PDF dictionary.
+type Dict map[Name]Object
+
+// Ref is an indirect reference.
+type Ref struct {
+	Num, Gen int
+}
+
+// Stream is a stream object: its dictionary and where its raw bytes are.
+type Stream struct {
+	Dict Dict
+	Ref  Ref   // the object it is, for decryption
+	Off  int64 // where its data starts in the file
+	Len  int64 // its raw length
+}
+
+// Errors.
+var (
+	ErrMalformed = errors.New("malformed PDF")
+	ErrLimit     = errors.New("the PDF takes too much work to read")
+	ErrPassword  = errors.New("the PDF is encrypted and opens only with a password")
+)
+
+// Limits on one parsed object.
+const (
+	MaxDepth    = 64      // nested arrays and dictionaries
+	MaxElements = 1 << 20 // elements of one array or dictionary
+)
+
+// Parser turns tokens into objects, within the limits above; cells counts
+// the elements it has built, for a document-wide budget.
+type Parser struct {
+	Lex   *Lexer
+	cells *int64
+	max   int64
+	// decrypt, when set, decrypts each string of the object being read.
+	decrypt func(s []byte) []byte
+	peeked  *Token
+	// Refs reads "N G R" as a reference (in a file; never in content).
+	Refs bool
+	// Drop keeps reading past the cell budget, dropping the values over
+	// it, instead of failing (for content streams).
+	Drop bool
+}
+
+func (p *Parser) next() Token {
+	if p.peeked != nil {
+		t := *p.peeked
+		p.peeked = nil
+		return t
+	}
+	return p.Lex.Next()
+}
+
+// count adds n values to the budget; keep false drops them (Drop).
+func (p *Parser) count(n int64) (keep bool, err error) {
+	if p.cells == nil {
+		return true, nil
+	}
+	*p.cells += n
+	if *p.cells > p.max {
+		if p.Drop {
+			return false, nil
+		}
+		return false, fmt.Errorf("%w: over %d values in its objects", ErrLimit, p.max)
+	}
+	return true, nil
+}
+
+// Object reads one object.
+func (p *Parser) Object() (Object, error) {
+	return p.object(p.next(), 0)
+}
+
+// keyword is what a non-value token reads as in an object position.
+type keyword string
+
+// NewParser parses from l; cells (may be nil) counts the values built
+// against max.
+func NewParser(l *Lexer, cells *int64, max int64) *Parser {
+	return &Parser{Lex: l, cells: cells, max: max}
+}
+
+// Value reads the object that starts with t (already read), for callers
+// that read tokens themselves (a content stream's operands).
+func (p *Parser) Value(t Token) (Object, error) { return p.object(t, 1) }
+
+// IsKeyword reports whether o is a bare keyword, not a value.
+func IsKeyword(o Object) bool { _, ok := o.(keyword); return ok }
+
+func (p *Parser) object(t Token, depth int) (Object, error) {
+	if depth > MaxDepth {
+		return nil, fmt.Errorf("%w: arrays or dictionaries nest more than %d deep", ErrMalformed, MaxDepth)
+	}
+	switch t.Kind {
+	case EOF:
+		return nil, fmt.Errorf("%w: the file ends inside an object", ErrMalformed)
+	case Real:
+		return t.Real, nil
+	case Int:
+		if !p.Refs {
+			return t.Int, nil
+		}
+		// "N G R": look ahead two tokens.
+		t2 := p.next()
+		if t2.Kind == Int {
+			t3 := p.next()
+			if t3.Kind == Keyword && string(t3.Bytes) == "R" {
+				if t.Int < 0 || t.Int > 1<<31 || t2.Int < 0 || t2.Int > 65535 {
+					return nil, nil
+				}
+				return Ref{int(t.Int), int(t2.Int)}, nil
+			}
+			// Not a reference: unread t2 and t3 by parsing them later.
+			p.pushBack2(t2, t3)
+			return t.Int, nil
+		}
+		p.peeked = &t2
+		return t.Int, nil
+	case NameTok:
+		return Name(t.Bytes), nil
+	case StringTok:
+		b := t.Bytes
+		if keep, err := p.count(int64(len(b) / 32)); err != nil {
+			return nil, err
+		} else if !keep {
+			return String(""), nil
+		}
+		if p.decrypt != nil {
+			b = p.decrypt(append([]byte(nil), b...))
+		}
+		return String(b), nil
+	case Keyword:
+		switch string(t.Bytes) {
+		case "true":
+			return true, nil
+		case "false":
+			return false, nil
+		case "null":
+			return nil, nil
+		}
+		return keyword(t.Bytes), nil
+	case ArrayOpen:
+		var a Array
+		for {
+			t := p.next()
+			if t.Kind == ArrayClose {
+				return a, nil
+			}
+			if t.Kind == EOF || t.Kind == DictClose {
+				return a, nil
+			}
+			v, err := p.object(t, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			if _, ok := v.(keyword); ok {
+				continue
+			}
+			keep, err := p.count(1)
+			if err != nil {
+				return nil, err
+			}
+			if len(a) >= MaxElements && !p.Drop {
+				return nil, fmt.Errorf("%w: an array of over %d elements", ErrLimit, MaxElements)
+			}
+			if keep && len(a) < MaxElements {
+				a = append(a, v)
+			}
+		}
+	case DictOpen:
+		d := Dict{}
+		for {
+			t := p.next()
+			if t.Kind == DictClose || t.Kind == EOF {
+				return d, nil
+			}
+			if t.Kind != NameTok {
+				// A stray value where a key should be: skip it.
+				if t.Kind == ArrayOpen || t.Kind == DictOpen {
+					if _, err := p.object(t, depth+1); err != nil {
+						return nil, err
+					}
+				}
+				continue
+			}
+			k := Name(t.Bytes)
+			v, err := p.object(p.next(), depth+1)
+			if err != nil {
+				return nil, err
+			}
+			if _, ok := v.(keyword); ok {
+				continue
+			}
+			keep, err := p.count(1)
+			if err != nil {
+				return nil, err
+			}
+			if len(d) >= MaxElements && !p.Drop {
+				return nil, fmt.Errorf("%w: a dictionary of over %d entries", ErrLimit, MaxElements)
+			}
+			if v != nil && keep && len(d) < MaxElements {
+				d[k] = v
+			}
+		}
+	case ArrayClose, DictClose:
+		return keyword("]"), nil
+	}
+	return nil, nil
+}
+
+// pushBack2 returns two tokens to be read again, in order: the second is
+// kept in a tiny queue in front of the lexer.
+func (p *Parser) pushBack2(a, b Token) {
+	// Only one token of look-ahead is stored; the other is re-lexed by
+	// rewinding a slice lexer, which is all that reads references.
+	p.peeked = &a
+	if p.Lex.src == nil && b.Kind != EOF {
+		p.Lex.pos = int(b.Off - p.Lex.base)
+	}
+}

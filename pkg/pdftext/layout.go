@@ -1,0 +1,169 @@
+package pdftext
+
+import (
+	"math"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// layout turns placed glyphs into text in content order: a space where
+// the gap from the previous glyph's end is wider than a fraction of a
+// space, a line break where the baseline moves, a glyph drawn again on top
+// of itself (fake bold, shadows) dropped, a word hyphenated at the end of
+// a line joined again (as pdftotext does), right-to-left runs put in
+// logical order. Positions are in device space, so text placed by Tm,
+// Td, cm or a form's matrix all compare alike.
+type layout struct {
+	b         strings.Builder
+	max       int // bytes of text at most
+	full      bool
+	started   bool
+	lineStart int
+	px, py    float64 // the previous glyph's end
+	pdx, pdy  float64 // its direction (unit)
+	psize     float64
+	space     bool // a space glyph waits to be written
+	recent    [16]placed
+	nrecent   int
+}
+
+type placed struct {
+	text string
+	x, y float64
+}
+
+// gapFraction of a space width is the gap that separates words.
+const gapFraction = 0.4
+
+// glyph adds a glyph shown from (x0, y0) to (x1, y1) in text matrix m;
+// size is the text size and spaceW a space's width, both in device units.
+func (l *layout) glyph(text string, x0, y0, x1, y1 float64, m matrix, size, spaceW float64, vertical bool) {
+	if l.full {
+		panic(errFull)
+	}
+	dx, dy := x1-x0, y1-y0
+	n := math.Hypot(dx, dy)
+	if n < 1e-9 {
+		// No advance: the text direction is the matrix's x axis.
+		dx, dy = m[0], m[1]
+		if vertical {
+			dx, dy = -m[2], -m[3]
+		}
+		n = math.Hypot(dx, dy)
+		if n < 1e-9 {
+			dx, dy, n = 1, 0, 1
+		}
+	}
+	dx, dy = dx/n, dy/n
+	size = math.Abs(size)
+	if size < 1e-6 {
+		size = 1e-6
+	}
+	if strings.TrimSpace(text) == "" {
+		if text != "" && l.started {
+			l.space = true
+		}
+		l.px, l.py, l.pdx, l.pdy = x1, y1, dx, dy
+		return
+	}
+	if l.duplicate(text, x0, y0, size) {
+		return
+	}
+	if l.started {
+		gx, gy := x0-l.px, y0-l.py
+		along := gx*l.pdx + gy*l.pdy
+		across := -gx*l.pdy + gy*l.pdx
+		sz := math.Max(size, l.psize)
+		turned := dx*l.pdx+dy*l.pdy < 0.9
+		switch {
+		case math.Abs(across) > 0.5*sz || turned || along < -20*sz:
+			l.newline(text)
+		case l.space || along > gapFraction*spaceW || along < -0.6*sz:
+			l.write(" ")
+		}
+	}
+	l.space = false
+	l.started = true
+	l.write(text)
+	l.px, l.py, l.pdx, l.pdy, l.psize = x1, y1, dx, dy, size
+	l.recent[l.nrecent%len(l.recent)] = placed{text, x0, y0}
+	l.nrecent++
+}
+
+// duplicate reports a glyph drawn where the same glyph was just drawn.
+func (l *layout) duplicate(text string, x, y, size float64) bool {
+	for i := range min(l.nrecent, len(l.recent)) {
+		p := l.recent[i]
+		if p.text == text && math.Abs(p.x-x) < 0.1*size && math.Abs(p.y-y) < 0.1*size {
+			return true
+		}
+	}
+	return false
+}
+
+// newline ends the line, or joins a word hyphenated across it.
+func (l *layout) newline(next string) {
+	s := l.b.String()[l.lineStart:]
+	if r, _ := utf8.DecodeRuneInString(next); unicode.IsLetter(r) {
+		if h, hl := utf8.DecodeLastRuneInString(s); h == '-' || h == '\u00ad' {
+			if p, _ := utf8.DecodeLastRuneInString(s[:len(s)-hl]); unicode.IsLower(p) {
+				l.truncate(l.b.Len() - hl)
+				return
+			}
+		}
+	}
+	l.finishLine()
+	l.write("\n")
+	l.lineStart = l.b.Len()
+	l.nrecent = 0
+}
+
+func (l *layout) truncate(n int) {
+	s := l.b.String()[:n]
+	l.b.Reset()
+	l.b.WriteString(s)
+}
+
+// finishLine puts the current line's right-to-left runs in logical order.
+func (l *layout) finishLine() {
+	line := l.b.String()[l.lineStart:]
+	if !hasRTL(line) {
+		return
+	}
+	fixed := logicalOrder(line)
+	l.truncate(l.lineStart)
+	l.b.WriteString(fixed)
+}
+
+// write appends text, cleaned: ligatures expanded, soft hyphens,
+// control characters and U+FFFD dropped. Past the budget it stops the
+// page (errFull).
+func (l *layout) write(text string) {
+	for _, r := range text {
+		switch {
+		case r == '\n' || r == ' ':
+		case r == '\t':
+			r = ' '
+		case r == utf8.RuneError || r == '\u00ad' && text != "\u00ad" || unicode.IsControl(r):
+			continue
+		case r >= 0xFB00 && r <= 0xFB06:
+			l.b.WriteString(ligature(r))
+			continue
+		}
+		if r == '\u00ad' {
+			r = '-' // a soft hyphen alone ends a line's word: join if it does
+		}
+		l.b.WriteRune(r)
+	}
+	if l.b.Len() > l.max {
+		l.full = true
+		panic(errFull)
+	}
+}
+
+// text is the page's text so far.
+func (l *layout) text() string {
+	l.finishLine()
+	return strings.TrimSpace(l.b.String())
+}
