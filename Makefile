@@ -10,8 +10,10 @@ STAMP = $(shell v=$$(git describe --tags --exact-match HEAD 2>/dev/null || git r
 	[ -n "$$v" ] && [ -n "$$(git status --porcelain 2>/dev/null)" ] && v="$$v-dirty"; echo "$$v")
 COMMIT = $(shell git rev-parse HEAD 2>/dev/null)
 
+LDFLAGS = -X $(VERSION_PKG).stamp=$(STAMP) -X $(VERSION_PKG).commit=$(COMMIT)
+
 build:
-	$(GO) build -ldflags "-X $(VERSION_PKG).stamp=$(STAMP) -X $(VERSION_PKG).commit=$(COMMIT)" -o $(BIN) .
+	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) .
 
 # Binaries for linux, darwin and windows on amd64 and arm64 in dist/, with
 # SHA256SUMS (scripts/release; TARGETS="linux/amd64" builds one).
@@ -24,7 +26,7 @@ release:
 # README's --cli examples work from another shell; `make forge-stop` ends
 # it). Silent on stdout: stdout belongs to the MCP protocol.
 run:
-	@$(GO) build -o $(BIN) .
+	@$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) .
 	@if [ -n "$$FORGEJO_URL" ]; then \
 		exec ./$(BIN); \
 	else \
