@@ -49,7 +49,8 @@ func validArgs(t *testing.T, d tool.Def) map[string]any {
 		case p.Type == tool.TypeMap:
 			candidates = []any{map[string]any{"x": "o1"}}
 		default:
-			candidates = []any{base64.StdEncoding.EncodeToString([]byte("hello")), "o1", "main", "docs/readme.md", "hello.txt", "x", "2026-01-02"}
+			candidates = []any{base64.StdEncoding.EncodeToString([]byte("hello")), "o1", "main", "docs/readme.md", "hello.txt", "x", "2026-01-02",
+				"0123456789abcdef0123456789abcdef01234567"}
 			if p.Name == d.CLIFile || p.Name == "content" {
 				candidates = candidates[:1]
 			} else {

@@ -139,6 +139,7 @@ func sampleArgs(d tool.Def) map[string]any {
 // one of a group of optional parameters, or a body an event requires.
 var sampleExtras = map[string]map[string]any{
 	"create_pull_review":     {"body": "x"},
+	"get_ci_status":          {"index": 1.0},
 	"create_review_requests": {"reviewers": []any{"x"}},
 	"delete_review_requests": {"reviewers": []any{"x"}},
 	// The comment the mimicking fakes list (fakeforge.ExampleInt).
@@ -172,10 +173,11 @@ var additiveUpdates = map[string]string{
 // destructivePosts are the tools that are destructive although they only
 // POST: each with what they destroy.
 var destructivePosts = map[string]string{
-	"merge_pull_request":  "the merge rewrites the base branch and closes the pull request for good; it cannot be undone",
-	"cancel_workflow_run": "cancelled jobs stop and cannot be resumed, only run again",
-	"change_files":        "one POST that may overwrite and delete files",
-	"dismiss_pull_review": "it voids another user's approval or change request for the merge rules",
+	"merge_pull_request":         "the merge rewrites the base branch and closes the pull request for good; it cannot be undone",
+	"cancel_workflow_run":        "cancelled jobs stop and cannot be resumed, only run again",
+	"change_files":               "one POST that may overwrite and delete files",
+	"dismiss_pull_review":        "it voids another user's approval or change request for the merge rules",
+	"update_pull_request_branch": "a rebase replaces the head branch's commits; a merge adds one the author did not write",
 }
 
 // TestAnnotationsMatchBehaviour calls every tool against a fake forge that

@@ -45,6 +45,7 @@ func ToolsetScopes() []ToolsetScope {
 		{"reaction", []string{"read:issue"}, []string{"write:issue"}},
 		{"pull", []string{"read:issue", "read:repository"}, []string{"read:issue", "read:organization", "write:repository"}},
 		{"review", []string{"read:repository"}, []string{"read:issue", "write:repository"}},
+		{"merge", nil, []string{"read:issue", "write:repository"}},
 		{"attachment", []string{"read:issue", "read:repository"}, []string{"read:repository", "write:issue"}},
 		{"comment-attachment", []string{"read:issue", "read:repository"}, []string{"read:repository", "write:issue"}},
 		{"release", []string{"read:repository"}, []string{"write:repository"}},

@@ -106,7 +106,7 @@ func newFixture(t *testing.T, f *testforge.Forge) *fixture {
 	for i := 1; i < logLines; i++ {
 		lines = append(lines, fmt.Sprintf("=== RUN   TestStep%d/case-%03d: parsing input %q ... ok", i%60+1, i, strings.Repeat("x", 20)))
 	}
-	runner.FinishFailed(t, task, started, append(lines, failureLine)...)
+	runner.End(t, task, "RESULT_FAILURE", started, append(lines, failureLine)...)
 	for _, st := range []map[string]any{
 		{"context": "ci/lint", "state": "success", "description": "gofmt, vet: clean"},
 		{"context": "ci/test", "state": "failure", "description": "1 test failed: TestParseNested"},

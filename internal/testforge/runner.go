@@ -164,16 +164,12 @@ func (r *Runner) UploadArtifact(t testing.TB, tk Task, name string, data []byte)
 // Finish writes lines as the task's log and ends it with success.
 func (r *Runner) Finish(t testing.TB, tk Task, started time.Time, lines ...string) {
 	t.Helper()
-	r.end(t, tk, started, "RESULT_SUCCESS", lines)
+	r.End(t, tk, "RESULT_SUCCESS", started, lines...)
 }
 
-// FinishFailed writes lines as the task's log and ends it with failure.
-func (r *Runner) FinishFailed(t testing.TB, tk Task, started time.Time, lines ...string) {
-	t.Helper()
-	r.end(t, tk, started, "RESULT_FAILURE", lines)
-}
-
-func (r *Runner) end(t testing.TB, tk Task, started time.Time, result string, lines []string) {
+// End writes lines as the task's log and ends it with result, a runner
+// protocol result such as RESULT_SUCCESS or RESULT_FAILURE.
+func (r *Runner) End(t testing.TB, tk Task, result string, started time.Time, lines ...string) {
 	t.Helper()
 	rows := make([]map[string]any, len(lines))
 	for i, l := range lines {

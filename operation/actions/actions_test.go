@@ -3,9 +3,7 @@ package actions_test
 import (
 	"encoding/json"
 	"net/http"
-	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -69,31 +67,6 @@ func TestListActionRunJobs(t *testing.T) {
 		"labels":["ubuntu-latest"],"runner":"r1","started":"2026-01-02T03:04:05Z","completed":"2026-01-02T03:05:05Z",
 		"steps":[{"number":1,"name":"Set up job","status":"completed","conclusion":"success"}],"html_url":"http://x/j/9"}],
 		"page":1,"has_more":false}`, fakeforge.Text(t, res))
-}
-
-func TestGetActionJobLogsWindow(t *testing.T) {
-	f := fakeforge.New(t)
-	log := strings.Repeat("x", actions.MaxLogBytes) + "tail"
-	f.Handle("GET /api/v1/repos/o/r/actions/jobs/9/logs", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/plain")
-		http.ServeContent(w, r, "", time.Time{}, strings.NewReader(log))
-	})
-	res := f.Call(t, actions.Tools(), "get_action_job_logs", map[string]any{"owner": "o", "repo": "r", "job_id": 9.0})
-	require.False(t, res.IsError, fakeforge.Text(t, res))
-	var out struct {
-		Log        string `json:"log"`
-		NextOffset int64  `json:"next_offset"`
-		TotalBytes int64  `json:"total_bytes"`
-	}
-	require.NoError(t, json.Unmarshal([]byte(fakeforge.Text(t, res)), &out))
-	assert.Len(t, out.Log, actions.MaxLogBytes)
-	assert.Equal(t, int64(actions.MaxLogBytes), out.NextOffset)
-	assert.Equal(t, int64(len(log)), out.TotalBytes)
-
-	res = f.Call(t, actions.Tools(), "get_action_job_logs", map[string]any{"owner": "o", "repo": "r", "job_id": 9.0, "offset": out.NextOffset})
-	require.False(t, res.IsError, fakeforge.Text(t, res))
-	assert.Contains(t, fakeforge.Text(t, res), `"log":"tail"`)
-	assert.NotContains(t, fakeforge.Text(t, res), "next_offset")
 }
 
 func TestGetActionJobLogsNotStarted(t *testing.T) {

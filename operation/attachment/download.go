@@ -3,6 +3,7 @@ package attachment
 import (
 	"context"
 	"crypto/sha256"
+	"encoding/base64"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -14,6 +15,7 @@ import (
 	sdk "codeberg.org/mvdkleijn/forgejo-sdk/forgejo/v3"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/bytesize"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/pdftext"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
@@ -61,7 +63,7 @@ func Download(ctx context.Context, c *forgejo.Client, a tool.Args, att *sdk.Atta
 	window := a.Has("offset") || a.Has("max_bytes")
 	offset, maxBytes := a.Int("offset"), a.Int("max_bytes")
 	if maxBytes == 0 {
-		maxBytes = MaxInlineDownloadBytes
+		maxBytes = MaxInlineBlobBytes
 	}
 	wantPages := a.Has("pages")
 	if wantPages && window {
@@ -72,16 +74,20 @@ func Download(ctx context.Context, c *forgejo.Client, a tool.Args, att *sdk.Atta
 		return nil, fmt.Errorf("invalid arguments: text_only reads a PDF's text from the whole file; leave out offset and max_bytes, or text_only")
 	}
 	pdfByName := strings.EqualFold(path.Ext(att.Name), ".pdf")
-	bigPDF := !window && att.Size > MaxInlineDownloadBytes && pdfByName && att.Size <= MaxPDFBytes
-	if !window && att.Size > MaxInlineDownloadBytes && !bigPDF {
+	// Whole, an image may be up to MaxInlineDownloadBytes; anything else
+	// MaxInlineBlobBytes, and a larger PDF is read as its text alone.
+	inline := int64(MaxInlineBlobBytes)
+	if namedImage(att.Name) {
+		inline = MaxInlineDownloadBytes
+	}
+	bigPDF := !window && att.Size > MaxInlineBlobBytes && pdfByName && att.Size <= MaxPDFBytes
+	if !window && att.Size > inline && !bigPDF {
 		if wantPages {
 			return nil, fmt.Errorf("%s (%d bytes) is not a PDF of at most %d bytes, so it has no pages to read; leave out pages",
 				att.Name, att.Size, MaxPDFBytes)
 		}
 		// Nothing is fetched, so download_count is not bumped either.
-		out.Note = fmt.Sprintf("%d bytes is over the %d-byte inline limit, so no bytes are included: call %s again "+
-			"with offset 0 (and max_bytes up to %d) to read it in windows, following next_offset; or fetch "+
-			"browser_download_url with the forge token", att.Size, MaxInlineDownloadBytes, toolName, MaxInlineDownloadBytes)
+		out.Note = overInline(att.Size, inline, toolName)
 		return tool.JSON(out)
 	}
 	if window && offset > 0 && offset >= att.Size {
@@ -141,8 +147,8 @@ func Download(ctx context.Context, c *forgejo.Client, a tool.Args, att *sdk.Atta
 		if pdfText == nil {
 			what = "no bytes are included"
 		}
-		out.Note = strings.TrimSpace(out.Note + fmt.Sprintf(" %d bytes is over the %d-byte inline limit, so %s: "+
-			"read the bytes in windows with offset and max_bytes", att.Size, MaxInlineDownloadBytes, what))
+		out.Note = strings.TrimSpace(out.Note + fmt.Sprintf(" %d bytes is over the %s one result carries inline, so %s: "+
+			"read the bytes in windows with offset and max_bytes", att.Size, bytesize.Text(MaxInlineBlobBytes), what))
 		return withText(out, pdfText)
 	}
 	sum := sha256.Sum256(body)
@@ -162,6 +168,17 @@ func Download(ctx context.Context, c *forgejo.Client, a tool.Args, att *sdk.Atta
 	}
 	var content mcp.Content
 	switch it, isImage := tool.ImageType(body); {
+	case whole && !isImage && len(body) > MaxInlineBlobBytes:
+		// Named like an image, it is not one: too large for a result.
+		out.Inline, out.Bytes, out.SHA256 = false, 0, ""
+		out.Note = strings.TrimSpace(out.Note + " " + overInline(int64(len(body)), MaxInlineBlobBytes, toolName))
+		return withText(out, pdfText)
+	case whole && pdfText != nil && base64.StdEncoding.EncodedLen(len(body))+len(pdfText.Text) > tool.MaxResultBytes-2<<10:
+		// The PDF's text, not its bytes too: both would not fit one result.
+		out.Inline, out.Bytes, out.SHA256 = false, 0, ""
+		out.Note = strings.TrimSpace(out.Note + " its text and its bytes together are over what one result carries, so only the text is included: " +
+			"read the bytes in windows with offset and max_bytes")
+		return withText(out, pdfText)
 	case whole && isImage:
 		out.Content, content = "image", tool.Image(it, body)
 	case whole && out.PDF == nil && tool.IsText(body):
@@ -176,6 +193,20 @@ func Download(ctx context.Context, c *forgejo.Client, a tool.Args, att *sdk.Atta
 	}
 	res.Content = append(res.Content, content)
 	return res, nil
+}
+
+// overInline is the note of a download left out for its size.
+func overInline(size, limit int64, toolName string) string {
+	return fmt.Sprintf("%d bytes is over the %s one result carries inline, so no bytes are included: call %s again "+
+		"with offset 0 to read it in windows of %s (max_bytes up to %s, if the client takes results that large), "+
+		"following next_offset; or fetch browser_download_url with the forge token",
+		size, bytesize.Text(limit), toolName, bytesize.Text(MaxInlineBlobBytes), bytesize.Text(MaxInlineDownloadBytes))
+}
+
+// namedImage says whether a file's name says it is an image, so that a
+// download may fetch it whole, up to MaxInlineDownloadBytes.
+func namedImage(name string) bool {
+	return strings.HasPrefix(mime.TypeByExtension(strings.ToLower(path.Ext(name))), "image/")
 }
 
 // withText is the JSON of out, followed by text when there is some.

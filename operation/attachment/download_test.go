@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -50,16 +51,18 @@ func ptr(i int64) *int64 { return &i }
 
 func TestDownload(t *testing.T) {
 	f := newForge(t)
-	pdf := makePDF(t, "small", 200_000)
+	pdf := makePDF(t, "small", 30_000)
+	midPDF := makePDF(t, "mid", 200_000)
 	big := randomBytes(1, 3_000_000)
 	shot := makePNG(t, 64, 32)
-	capPDF := makePDF(t, "cap", attachment.MaxInlineDownloadBytes)
+	capPDF := makePDF(t, "cap", attachment.MaxInlineBlobBytes)
 	pdfA := f.add("issue/3", "small.pdf", pdf)
+	midA := f.add("issue/3", "mid.pdf", midPDF)
 	bigA := f.add("issue/3", "big.bin", big)
 	pngA := f.add("comment/7", "screenshot.png", shot)
 	fakePNG := f.add("issue/3", "fake.png", []byte("not an image at all"))
 	capA := f.add("issue/3", "cap.pdf", capPDF)
-	require.Len(t, capPDF, attachment.MaxInlineDownloadBytes)
+	require.Len(t, capPDF, attachment.MaxInlineBlobBytes)
 	issueURI := func(id int64) string { return "forgejo://o/r/issues/3/attachments/" + itoa(id) }
 
 	tests := []struct {
@@ -76,12 +79,15 @@ func TestDownload(t *testing.T) {
 		noteSubstr string
 	}{
 		{"small pdf inline", "download_issue_attachment", args("index", 3, "attachment_id", pdfA.ID), pdf, "blob", issueURI(pdfA.ID), "application/pdf", nil, nil, "", ""},
-		{"exactly 1 MiB inline", "download_issue_attachment", args("index", 3, "attachment_id", capA.ID), capPDF, "blob", issueURI(capA.ID), "application/pdf", nil, nil, "", ""},
+		{"exactly 40 KiB inline", "download_issue_attachment", args("index", 3, "attachment_id", capA.ID), capPDF, "blob", issueURI(capA.ID), "application/pdf", nil, nil, "", ""},
+		{"a PDF over 40 KiB: its text, not its bytes", "download_issue_attachment", args("index", 3, "attachment_id", midA.ID), []byte("mid"), "pdf text", "", "", nil, nil, "",
+			"200000 bytes is over the 40 KiB one result carries inline, so only the text is included"},
 		{"screenshot is an image, once", "download_comment_attachment", args("comment_id", 7, "attachment_id", pngA.ID), shot, "image", "", "image/png", nil, nil, "", ""},
 		{"a .png that is not one is text", "download_issue_attachment", args("index", 3, "attachment_id", fakePNG.ID), []byte("not an image at all"), "text", "", "text/plain", nil, nil, "", ""},
 		{"over the cap: metadata and URL only", "download_issue_attachment", args("index", 3, "attachment_id", bigA.ID), nil, "", "", "", nil, nil, "",
-			"over the 1048576-byte inline limit"},
-		{"first window", "download_issue_attachment", args("index", 3, "attachment_id", bigA.ID, "offset", 0), big[:1<<20], "blob", issueURI(bigA.ID) + "?offset=0&max_bytes=1048576", "application/octet-stream", ptr(0), ptr(1 << 20), "", ""},
+			"3000000 bytes is over the 40 KiB one result carries inline, so no bytes are included: call download_issue_attachment again with offset 0 to read it in windows of 40 KiB"},
+		{"first window", "download_issue_attachment", args("index", 3, "attachment_id", bigA.ID, "offset", 0), big[:40<<10], "blob", issueURI(bigA.ID) + "?offset=0&max_bytes=40960", "application/octet-stream", ptr(0), ptr(40 << 10), "", ""},
+		{"a window up to 1 MiB when asked", "download_issue_attachment", args("index", 3, "attachment_id", bigA.ID, "offset", 0, "max_bytes", 1<<20), big[:1<<20], "blob", issueURI(bigA.ID) + "?offset=0&max_bytes=1048576", "application/octet-stream", ptr(0), ptr(1 << 20), "", ""},
 		{"middle window", "download_issue_attachment", args("index", 3, "attachment_id", bigA.ID, "offset", 1000, "max_bytes", 5000), big[1000:6000], "blob", issueURI(bigA.ID) + "?offset=1000&max_bytes=5000", "application/octet-stream", ptr(1000), ptr(6000), "", ""},
 		{"last window", "download_issue_attachment", args("index", 3, "attachment_id", bigA.ID, "offset", 2_999_000), big[2_999_000:], "blob", issueURI(bigA.ID) + "?offset=2999000&max_bytes=1000", "application/octet-stream", ptr(2_999_000), nil, "", ""},
 		{"whole image as a window is still an image", "download_comment_attachment", args("comment_id", 7, "attachment_id", pngA.ID, "max_bytes", 1<<20), shot, "image", "", "image/png", ptr(0), nil, "", ""},
@@ -113,6 +119,14 @@ func TestDownload(t *testing.T) {
 				assert.Len(t, res.Content, 1)
 				return
 			}
+			if tt.kind == "pdf text" {
+				assert.Empty(t, p.kind, "no bytes")
+				assert.False(t, d.Inline)
+				assert.Contains(t, d.Note, tt.noteSubstr)
+				require.Len(t, res.Content, 2)
+				assert.Contains(t, res.Content[1].(mcp.TextContent).Text, string(tt.want))
+				return
+			}
 			assert.Equal(t, tt.kind, p.kind)
 			assert.Equal(t, tt.kind, d.Content)
 			assert.Equal(t, 1, p.count, "the bytes are carried once")
@@ -137,7 +151,7 @@ func TestDownloadReassembles(t *testing.T) {
 	var got []byte
 	offset := int64(0)
 	for calls := 0; calls < 10; calls++ {
-		res := f.call(t, "download_issue_attachment", args("index", 3, "attachment_id", a.ID, "offset", offset))
+		res := f.call(t, "download_issue_attachment", args("index", 3, "attachment_id", a.ID, "offset", offset, "max_bytes", 1<<20))
 		require.False(t, res.IsError, textOf(t, res))
 		blob, _ := blobOf(t, res)
 		got = append(got, blob...)

@@ -129,3 +129,46 @@ func TestCommentOnMissingIssue(t *testing.T) {
 	require.True(t, res.IsError)
 	assert.Equal(t, "issue o/r#999 not found (404): it does not exist or this token cannot see it: issue does not exist", fakeforge.Text(t, res))
 }
+
+// TestInvolvementFilters: "my open PRs awaiting my review" and "issues
+// assigned to me" are one call each; a repository's list filters by any
+// user's involvement.
+func TestInvolvementFilters(t *testing.T) {
+	f := fakeforge.New(t)
+	f.JSON("GET /api/v1/repos/issues/search", 200, []any{rawIssue})
+	f.JSON("GET /api/v1/repos/o/r/issues", 200, []any{rawIssue})
+	for _, tt := range []struct {
+		tool string
+		args map[string]any
+		want map[string]string
+	}{
+		{"search_issues", map[string]any{"involved": "review_requested"}, map[string]string{"review_requested": "true", "type": "pulls", "state": "open"}},
+		{"search_issues", map[string]any{"involved": "reviewed", "type": "issues"}, map[string]string{"reviewed": "true", "type": "pulls"}},
+		{"search_issues", map[string]any{"involved": "assigned"}, map[string]string{"assigned": "true", "type": "issues"}},
+		{"search_issues", map[string]any{"involved": "created", "type": "all", "owner": "org"}, map[string]string{"created": "true", "type": "", "owner": "org"}},
+		{"list_repo_issues", map[string]any{"owner": "o", "repo": "r", "author": "al", "assignee": "bo", "mentioned": "cy"},
+			map[string]string{"created_by": "al", "assigned_by": "bo", "mentioned_by": "cy"}},
+	} {
+		res := f.Call(t, issue.Tools(), tt.tool, tt.args)
+		require.False(t, res.IsError, fakeforge.Text(t, res))
+		q := f.LastQuery(t)
+		for k, v := range tt.want {
+			assert.Equal(t, v, q.Get(k), "%s %v: %s", tt.tool, tt.args, k)
+		}
+		assert.Contains(t, fakeforge.Text(t, res), `"number":3`)
+	}
+	res := f.Call(t, issue.Tools(), "search_issues", map[string]any{"involved": "owner"})
+	require.True(t, res.IsError)
+	assert.Contains(t, fakeforge.Text(t, res), "involved")
+}
+
+// TestUserFilterNamesNobody: the forge answers 404 as for a missing
+// repository when a user filter names nobody; the error says which.
+func TestUserFilterNamesNobody(t *testing.T) {
+	f := fakeforge.New(t)
+	f.JSON("GET /api/v1/repos/o/r/issues", 404, map[string]any{"message": "user does not exist"})
+	f.JSON("GET /api/v1/users/al", 200, map[string]any{"login": "al"})
+	res := f.Call(t, issue.Tools(), "list_repo_issues", map[string]any{"owner": "o", "repo": "r", "author": "al", "mentioned": "ghost"})
+	require.True(t, res.IsError)
+	assert.Equal(t, `list issues of repository o/r: no user "ghost" (mentioned)`, fakeforge.Text(t, res))
+}

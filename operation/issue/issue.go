@@ -3,6 +3,7 @@ package issue
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"time"
 
@@ -40,8 +41,11 @@ func Tools() []tool.Def {
 			Description: "List a repository's issues, newest first, without bodies (get_issue_by_index has them)",
 			Params: []tool.Param{tool.Owner(), tool.Repo(), tool.State(),
 				tool.Str("type", "Only issues or only pull requests", tool.Default("issues"), tool.OneOf("issues", "pulls", "all")),
-				tool.Strs("labels", "Only issues with all of these label names"),
-				tool.Str("query", "Only issues whose title or body contains this text", tool.MaxLen(255)),
+				tool.Strs("labels", "Label names, all required"),
+				tool.Str("query", "Text in the title or body", tool.MaxLen(255)),
+				tool.Named("author", "Author login").Optional(),
+				tool.Named("assignee", "Assignee login").Optional(),
+				tool.Named("mentioned", "Mentioned login").Optional(),
 				tool.Since("updated"), tool.Before("updated"),
 				tool.Page(), tool.Limit()},
 			Annotations: tool.Read(), Handler: listIssues,
@@ -160,11 +164,30 @@ func listIssues(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallT
 			opt.Labels = append(opt.Labels, l.Name)
 		}
 	}
+	opt.CreatedBy, opt.AssignedBy, opt.MentionedBy = a.String("author"), a.String("assignee"), a.String("mentioned")
 	list, resp, err := c.SDK(ctx).ListRepoIssues(a.String("owner"), a.String("repo"), opt)
 	if err := forgejo.Fail(resp, err, "list issues of", tool.RepoRef(a)); err != nil {
-		return nil, err
+		return nil, missingUser(ctx, c, a, err)
 	}
 	return tool.ListResult(a, resp, list, listed)
+}
+
+// missingUser explains a 404 of list_repo_issues: the forge answers 404,
+// as for a missing repository, when a user filter names nobody.
+func missingUser(ctx context.Context, c *forgejo.Client, a tool.Args, err error) error {
+	if !forgejo.IsNotFound(err) {
+		return err
+	}
+	for _, p := range []string{"author", "assignee", "mentioned"} {
+		login := a.String(p)
+		if login == "" {
+			continue
+		}
+		if _, resp, uerr := c.SDK(ctx).GetUserInfo(login); forgejo.IsNotFound(forgejo.Fail(resp, uerr, "get", "")) {
+			return fmt.Errorf("list issues of %s: no user %q (%s)", tool.RepoRef(a), login, p)
+		}
+	}
+	return err
 }
 
 // listed is an issue as lists show it: without its body.

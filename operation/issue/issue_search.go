@@ -2,6 +2,8 @@ package issue
 
 import (
 	"context"
+	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 
@@ -25,6 +27,8 @@ func searchTools() []tool.Def {
 			tool.Str("type", "Only issues or only pull requests", tool.Default("issues"), tool.OneOf("issues", "pulls", "all")),
 			tool.Strs("labels", "Only issues with all of these label names (checked on each page, so a page may hold fewer than limit)"),
 			tool.Owner().Optional().Describe("Only repositories of this user or organisation"),
+			tool.Str("involved", "Only those involving you this way",
+				tool.OneOf(involvements...)),
 			tool.Since("updated"), tool.Before("updated"),
 			tool.Page(), tool.Limit()},
 		Annotations: tool.Read(), Handler: searchIssues,
@@ -44,9 +48,20 @@ func searchIssues(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.Cal
 		return nil, err
 	}
 	opt.Owner = a.String("owner")
-	list, resp, err := c.SDK(ctx).ListIssues(opt)
-	if err := forgejo.Fail(resp, err, "search", "issues"); err != nil {
+	// Raw, not the SDK: its ListIssues cannot send the involvement filters.
+	q, err := url.ParseQuery(opt.QueryEncode())
+	if err != nil {
 		return nil, err
+	}
+	if inv := a.String("involved"); inv != "" {
+		q.Set(inv, "true")
+		if strings.HasPrefix(inv, "review") {
+			q.Set("type", string(sdk.IssueTypePull))
+		}
+	}
+	var list []*sdk.Issue
+	if err := c.DoJSON(ctx, http.MethodGet, "/repos/issues/search", q, nil, &list); err != nil {
+		return nil, forgejo.Relabel(err, "search", "issues")
 	}
 	n := len(list)
 	// The forge's search keeps issues with any of the labels, and ignores
@@ -61,9 +76,12 @@ func searchIssues(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.Cal
 		}
 		return f
 	})
-	page := a.Int("page")
-	return tool.Items(items, page, forgejo.HasMore(resp, int(page), n, int(a.Int("limit"))))
+	return tool.Items(items, a.Int("page"), int64(n) >= a.Int("limit"))
 }
+
+// involvements are the forge's search flags for how an issue involves the
+// token's user: the involved parameter sets one of them to true.
+var involvements = []string{"assigned", "created", "mentioned", "review_requested", "reviewed"}
 
 // hasAllLabels reports whether i carries every label of names, compared
 // ignoring case as list_repo_issues resolves them.

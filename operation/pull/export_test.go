@@ -8,3 +8,10 @@ func FastMergeRetries() (restore func()) {
 	mergeRetryDelay = time.Millisecond
 	return func() { mergeRetryDelay = d }
 }
+
+// FastAutoMergeWait shortens the wait for a merge no rule holds back.
+func FastAutoMergeWait() (restore func()) {
+	d := autoMergeWait
+	autoMergeWait = 2 * time.Second
+	return func() { autoMergeWait = d }
+}

@@ -11,6 +11,7 @@ import (
 
 	"codeberg.org/forgejo-mcp/forgejo-mcp/internal/fakeforge"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/pull"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
 )
 
 var rawRepo = map[string]any{"id": 9, "name": "r", "full_name": "o/r", "owner": map[string]any{"login": "o"}}
@@ -98,15 +99,25 @@ func TestGetDiffBounded(t *testing.T) {
 		return d
 	}
 	d := call(map[string]any{"owner": "o", "repo": "r", "index": 4.0})
-	assert.LessOrEqual(t, len(d.Diff), pull.MaxDiffBytes)
+	assert.LessOrEqual(t, tool.JSONLen(d.Diff), tool.TextBudget)
 	assert.True(t, strings.HasSuffix(d.Diff, "\n"), "cut at a line end")
 	assert.Equal(t, int64(len(d.Diff)), d.NextOffset)
 	assert.Contains(t, d.Note, "read on with offset=")
+	assert.Contains(t, d.Note, "this window ends in f; list_pull_request_files lists the files")
 
-	d2 := call(map[string]any{"owner": "o", "repo": "r", "index": 4.0, "offset": float64(d.NextOffset)})
-	assert.Equal(t, diff, d.Diff+d2.Diff, "two windows give the whole diff")
-	assert.Zero(t, d2.NextOffset)
-	assert.Empty(t, d2.Note)
+	whole := d.Diff
+	for d.NextOffset > 0 {
+		d = call(map[string]any{"owner": "o", "repo": "r", "index": 4.0, "offset": float64(d.NextOffset)})
+		whole += d.Diff
+	}
+	assert.Equal(t, diff, whole, "the windows give the whole diff")
+	assert.Empty(t, d.Note)
+
+	d = call(map[string]any{"owner": "o", "repo": "r", "index": 4.0, "max_bytes": float64(tool.MaxDiffBytes)})
+	assert.Equal(t, diff[:d.NextOffset], d.Diff, "a larger window when asked")
+	assert.Greater(t, len(d.Diff), 200000)
+	d = call(map[string]any{"owner": "o", "repo": "r", "index": 4.0, "path": "f", "offset": 100.0})
+	assert.Equal(t, diff[100:100+len(d.Diff)], d.Diff, "one file's part, from an offset in it")
 
 	res := f.Call(t, pull.Tools(), "get_pull_request_diff", map[string]any{"owner": "o", "repo": "r", "index": 5.0})
 	assert.True(t, res.IsError)

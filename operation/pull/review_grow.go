@@ -48,6 +48,7 @@ func growTools() []tool.Def {
 			Params:      []tool.Param{tool.Owner(), tool.Repo(), tool.PullIndex(), reviewID()},
 			Annotations: tool.Write(true), Handler: undismissReview, Output: Review{},
 		},
+		reviewersTool(),
 	}
 }
 

@@ -229,3 +229,17 @@ func body(t *testing.T, r fakeforge.Request) map[string]any {
 	require.NoError(t, json.Unmarshal(r.Body, &m))
 	return m
 }
+
+func TestListReviewerCandidates(t *testing.T) {
+	f := fakeforge.New(t)
+	f.JSON("GET /api/v1/repos/o/r/reviewers", 200, []any{map[string]any{"id": 1, "login": "alice", "full_name": "Alice A."}, map[string]any{"id": 2, "login": "bob"}})
+	res := f.Call(t, pull.Tools(), "list_reviewer_candidates", map[string]any{"owner": "o", "repo": "r"})
+	require.False(t, res.IsError, fakeforge.Text(t, res))
+	assert.JSONEq(t, `{"items":[{"login":"alice","full_name":"Alice A."},{"login":"bob"}],"page":1,"has_more":false}`, fakeforge.Text(t, res))
+
+	f2 := fakeforge.New(t)
+	f2.JSON("GET /api/v1/repos/o/r/reviewers", 404, map[string]any{"message": "not found"})
+	res = f2.Call(t, pull.Tools(), "list_reviewer_candidates", map[string]any{"owner": "o", "repo": "r"})
+	require.True(t, res.IsError)
+	assert.Contains(t, fakeforge.Text(t, res), "repository o/r not found (404)")
+}

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
-	"unicode/utf8"
 
 	sdk "codeberg.org/mvdkleijn/forgejo-sdk/forgejo/v3"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -18,9 +17,10 @@ import (
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
 )
 
-// MaxTextBytes bounds the text get_file_content returns in one call; past
-// it the text is cut at a line end and the result says where to go on.
-const MaxTextBytes = 128 << 10
+// MaxTextBytes bounds the text get_file_content returns in one call, as
+// JSON (escapes included, so the result fits the client); past it the text
+// is cut at a line end and the result says where to go on.
+const MaxTextBytes = tool.TextBudget
 
 // MaxEntries bounds the entries list_repo_contents returns.
 const MaxEntries = 1000
@@ -249,7 +249,7 @@ func dropSpace(r rune) rune {
 }
 
 // window puts lines from_line..to_line of text in out, cut at a line end
-// once MaxTextBytes is reached.
+// once MaxTextBytes of JSON is reached.
 func window(out File, text string, a tool.Args) (*mcp.CallToolResult, error) {
 	lines := strings.SplitAfter(text, "\n")
 	if len(lines) > 0 && lines[len(lines)-1] == "" {
@@ -275,21 +275,18 @@ func window(out File, text string, a tool.Args) (*mcp.CallToolResult, error) {
 		return nil, fmt.Errorf("invalid arguments for get_file_content: to_line %d is before from_line %d", to, from)
 	}
 	var b strings.Builder
-	last := from - 1
+	last, size := from-1, 0
 	for i := from - 1; i < to; i++ {
-		if b.Len()+len(lines[i]) > MaxTextBytes && i > from-1 {
+		n := tool.JSONLen(lines[i])
+		if size+n > MaxTextBytes && i > from-1 {
 			break
 		}
 		b.WriteString(lines[i])
-		last = i + 1
+		last, size = i+1, size+n
 	}
 	s := b.String()
-	if len(s) > MaxTextBytes { // one enormous line
-		cut := MaxTextBytes
-		for cut > 0 && !utf8.RuneStart(s[cut]) {
-			cut--
-		}
-		s = s[:cut]
+	if size > MaxTextBytes { // one enormous line
+		s = s[:tool.FitPrefix(s, MaxTextBytes)]
 		out.Truncated = true
 		out.Note = fmt.Sprintf("line %d is longer than %d KiB and was cut", last, MaxTextBytes>>10)
 	}

@@ -47,7 +47,7 @@ func TestLiveOwnedReposAndCandidates(t *testing.T) {
 	var raw []byte
 	require.Equal(t, http.StatusNoContent, f.Do(t, http.MethodPut, fmt.Sprintf("/repos/%s/%s/collaborators/%s", owner, name, f.User2),
 		map[string]any{"permission": "write"}, &raw), "%s", raw)
-	rc := f.RepoCaller(t, repo.Tools(), owner, name)
+	rc := f.RepoCaller(t, operation.All(), owner, name)
 	for _, tool := range []string{"list_assignee_candidates", "list_reviewer_candidates"} {
 		text := rc(tool, map[string]any{})
 		assert.Contains(t, text, `"login":"`+f.User2+`"`, "%s: a collaborator with write access", tool)

@@ -42,23 +42,16 @@ func TestListUserRepos(t *testing.T) {
 	}
 }
 
-func TestListCandidates(t *testing.T) {
-	for _, tc := range []struct{ tool, route string }{
-		{"list_assignee_candidates", "/api/v1/repos/o/r/assignees"},
-		{"list_reviewer_candidates", "/api/v1/repos/o/r/reviewers"},
-	} {
-		t.Run(tc.tool, func(t *testing.T) {
-			f := fakeforge.New(t)
-			f.JSON("GET "+tc.route, 200, []any{map[string]any{"id": 1, "login": "alice", "full_name": "Alice A."}, map[string]any{"id": 2, "login": "bob"}})
-			res := f.Call(t, repo.Tools(), tc.tool, map[string]any{"owner": "o", "repo": "r"})
-			require.False(t, res.IsError, fakeforge.Text(t, res))
-			assert.JSONEq(t, `{"items":[{"login":"alice","full_name":"Alice A."},{"login":"bob"}],"page":1,"has_more":false}`, fakeforge.Text(t, res))
+func TestListAssigneeCandidates(t *testing.T) {
+	f := fakeforge.New(t)
+	f.JSON("GET /api/v1/repos/o/r/assignees", 200, []any{map[string]any{"id": 1, "login": "alice", "full_name": "Alice A."}, map[string]any{"id": 2, "login": "bob"}})
+	res := f.Call(t, repo.Tools(), "list_assignee_candidates", map[string]any{"owner": "o", "repo": "r"})
+	require.False(t, res.IsError, fakeforge.Text(t, res))
+	assert.JSONEq(t, `{"items":[{"login":"alice","full_name":"Alice A."},{"login":"bob"}],"page":1,"has_more":false}`, fakeforge.Text(t, res))
 
-			f2 := fakeforge.New(t)
-			f2.JSON("GET "+tc.route, 404, map[string]any{"message": "not found"})
-			res = f2.Call(t, repo.Tools(), tc.tool, map[string]any{"owner": "o", "repo": "r"})
-			require.True(t, res.IsError)
-			assert.Contains(t, fakeforge.Text(t, res), "repository o/r not found (404)")
-		})
-	}
+	f2 := fakeforge.New(t)
+	f2.JSON("GET /api/v1/repos/o/r/assignees", 404, map[string]any{"message": "not found"})
+	res = f2.Call(t, repo.Tools(), "list_assignee_candidates", map[string]any{"owner": "o", "repo": "r"})
+	require.True(t, res.IsError)
+	assert.Contains(t, fakeforge.Text(t, res), "repository o/r not found (404)")
 }

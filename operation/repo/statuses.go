@@ -86,15 +86,27 @@ func getCommitStatus(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.
 	if err != nil {
 		return nil, err
 	}
+	out, err := CombinedOf(ctx, c, a, sha)
+	if err != nil {
+		return nil, whichMissing(ctx, c, a, forgejo.Relabel(err, "get the status of", statusRef(a, "ref")), fmt.Sprintf("ref %q", a.String("ref")), sha, "")
+	}
+	return tool.JSON(out)
+}
+
+// CombinedOf is the combined status of commit sha in the repository a
+// names: its overall state and each check's latest status (up to
+// maxCombinedStatuses, with a note when there are more). A failure is the
+// forge's, unlabelled.
+func CombinedOf(ctx context.Context, c *forgejo.Client, a tool.Args, sha string) (CombinedStatus, error) {
 	p, err := tool.RepoRoute(a, "commits", sha, "status")
 	if err != nil {
-		return nil, err
+		return CombinedStatus{}, err
 	}
 	// Raw: the SDK's call cannot ask for a page of contexts.
 	var cs sdk.CombinedStatus
 	q := url.Values{"page": {"1"}, "limit": {fmt.Sprint(maxCombinedStatuses)}}
 	if err := c.DoJSON(ctx, http.MethodGet, p, q, nil, &cs); err != nil {
-		return nil, whichMissing(ctx, c, a, forgejo.Relabel(err, "get the status of", statusRef(a, "ref")), fmt.Sprintf("ref %q", a.String("ref")), sha, "")
+		return CombinedStatus{}, err
 	}
 	out := CombinedStatus{State: string(cs.State), SHA: cs.SHA, TotalCount: cs.TotalCount, Statuses: tool.Map(cs.Statuses, compactStatus)}
 	if out.SHA == "" {
@@ -105,7 +117,13 @@ func getCommitStatus(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.
 	} else if out.TotalCount > len(out.Statuses) {
 		out.Note = fmt.Sprintf("%d of %d checks shown; list_commit_statuses pages through all statuses", len(out.Statuses), out.TotalCount)
 	}
-	return tool.JSON(out)
+	return out, nil
+}
+
+// ResolveRef returns ref (a commit SHA, branch or tag) as the SHA of the
+// commit it names, resolved without putting the name in a route.
+func ResolveRef(ctx context.Context, c *forgejo.Client, a tool.Args, ref string) (string, error) {
+	return refSegment(ctx, c, a, ref)
 }
 
 func listCommitStatuses(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {

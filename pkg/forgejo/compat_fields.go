@@ -32,6 +32,7 @@ const (
 // Fields returns the response fields that differ between the flavours.
 func Fields() []FieldDiff {
 	const run, job = "ActionRun/ActionWorkflowRun", "ActionRunJob/ActionWorkflowJob"
+	const runsQuery, pullsQuery = "query of GET /repos/{owner}/{repo}/actions/runs", "query of GET /repos/{owner}/{repo}/pulls"
 	status := "Forgejo's one status (success, failure, running…) is split into Gitea's status and conclusion"
 	fields := []FieldDiff{
 		{Definition: run, Forgejo: "title", Gitea: "display_title", Handling: BothSpellings},
@@ -58,14 +59,21 @@ func Fields() []FieldDiff {
 		{Definition: "ActionArtifact", Forgejo: "run_id", Gitea: "workflow_run", Handling: BothSpellings + " (Gitea's workflow_run.id)"},
 		{Definition: "ActionArtifactsResponse", Gitea: "total_count",
 			Handling: "Forgejo answers a bare array without a total: a full page means more may follow"},
-		{Definition: "Compare", Forgejo: "files", Handling: "Forgejo's file list; on Gitea built from the commits' own files"},
+		{Definition: "Compare", Forgejo: "files", Handling: "Forgejo's is every commit's files concatenated (duplicates, files added then removed); " +
+			"the net list is built from the commits' own files on both"},
 		{Definition: "IssueTemplate", Gitea: "assignees", Handling: OneSided, Result: "assignees"},
-		{Definition: "query of GET /repos/{owner}/{repo}/actions/runs", Forgejo: "ref", Gitea: "branch",
-			Handling: "both sent: ref=refs/heads/BRANCH and branch=BRANCH"},
+		{Definition: runsQuery, Forgejo: "ref", Gitea: "branch",
+			Handling: "both sent: ref=refs/heads/BRANCH and branch=BRANCH; each run's branch is checked too (Forgejo 13 has neither)"},
+		{Definition: runsQuery, Forgejo: "workflow_id",
+			Handling: "sent; each run's workflow is checked too (Gitea and Forgejo 13 filter by none)"},
+		{Definition: pullsQuery, Forgejo: "head",
+			Handling: "a branch name sent; each PR's head is checked too, the list read on until a page of matches is full"},
+		{Definition: pullsQuery, Forgejo: "base", Gitea: "base_branch",
+			Handling: "both sent; each PR's base is checked too (Forgejo 13 has neither)"},
 	}
 	features := map[string]string{run: "Workflow run", job: "Workflow job", "ActionWorkflowJobsResponse": "Jobs of a run",
 		"ActionArtifact": "Artifact", "ActionArtifactsResponse": "Artifacts list",
-		"query of GET /repos/{owner}/{repo}/actions/runs": "Workflow runs filter by branch",
+		runsQuery: "Workflow runs filters", pullsQuery: "Pull request list filters",
 		"Compare": "Compare commits", "IssueTemplate": "Issue template"}
 	for i := range fields {
 		fields[i].Feature = features[fields[i].Definition]

@@ -47,7 +47,7 @@ type Options struct {
 
 // Defaults.
 const (
-	DefaultMaxTextBytes    = 256 << 10
+	DefaultMaxTextBytes    = 48 << 10 // JSON-free text: within tool.MaxResultBytes with the rest of a result
 	DefaultMaxContentBytes = 32 << 20
 	DefaultTimeout         = 10 * time.Second
 	DefaultMaxPages        = 1000

@@ -149,7 +149,7 @@ func TestMCPToolSchema(t *testing.T) {
 	  "annotations": {"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true},
 	  "inputSchema": {"type": "object", "additionalProperties": false, "required": ["owner", "repo", "index"],
 	    "properties": {
-	      "owner": {"type": "string", "description": "User or organisation"},
+	      "owner": {"type": "string", "description": "User or org"},
 	      "repo": {"type": "string", "description": "Repository"},
 	      "page": {"type": "integer", "description": "Page, from 1", "default": 1, "minimum": 1},
 	      "labels": {"type": "array", "description": "Labels", "items": {"type": "string"}},

@@ -19,7 +19,7 @@ func Named(name, desc string) Param {
 }
 
 // Owner is the repository owner (user or organisation).
-func Owner() Param { return Named("owner", "User or organisation") }
+func Owner() Param { return Named("owner", "User or org") }
 
 // Repo is the repository name.
 func Repo() Param { return Named("repo", "Repository") }
@@ -74,5 +74,5 @@ func State() Param {
 
 // Pages is the page range of a PDF read as text.
 func Pages() Param {
-	return Str("pages", `PDF pages to read as text: "2", "1-3", "4-" (default all, up to 256 KiB)`, MaxLen(32))
+	return Str("pages", `PDF pages to read as text: "2", "1-3", "4-" (default all, up to 48 KiB)`, MaxLen(32))
 }

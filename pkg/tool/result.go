@@ -14,19 +14,26 @@ import (
 // A nil slice or map is written as [] or {}, never null (nonull.go).
 // A JSON object is also the result's structuredContent, for clients that
 // read the tool's outputSchema; the text stays for those that do not (the
-// Runner drops structuredContent from tools that declare no schema).
-func JSON(v any) (*mcp.CallToolResult, error) {
-	b, err := json.Marshal(v)
+// Runner drops structuredContent from tools that declare no schema). A
+// result over MaxResultBytes is cut to fit (fit.go).
+func JSON(v any) (*mcp.CallToolResult, error) { return JSONUpTo(v, MaxResultBytes) }
+
+// JSONUpTo is JSON for a result the agent asked to be larger than
+// MaxResultBytes (a window with max_bytes over the default): it is cut to
+// fit limit instead.
+func JSONUpTo(v any, limit int) (*mcp.CallToolResult, error) {
+	b, err := marshal(v)
 	if err == nil && bytes.Contains(b, []byte("null")) {
 		// Rare (an empty list the forge sent as null, a nil slice for
 		// none), so the copy without them is made only then.
 		if nv, changed := withoutNil(reflect.ValueOf(v)); changed {
-			b, err = json.Marshal(nv.Interface())
+			b, err = marshal(nv.Interface())
 		}
 	}
 	if err != nil {
 		return nil, fmt.Errorf("encoding result: %w", err)
 	}
+	b, _ = fit(b, max(limit, MaxResultBytes))
 	res := &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent(string(b))}}
 	if len(b) > 0 && b[0] == '{' {
 		res.StructuredContent = json.RawMessage(b)

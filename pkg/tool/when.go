@@ -30,10 +30,18 @@ func WhenOrEmpty(name, desc string, opts ...Opt) Param {
 
 // Since filters a list to what changed at or after a time; what says what
 // the time is compared with ("updated", "created").
-func Since(what string) Param { return When("since", "Only items "+what+" at or after this time") }
+func Since(what string) Param { return When("since", upper(what)+" at or after") }
 
 // Before filters a list to what changed before a time.
-func Before(what string) Param { return When("before", "Only items "+what+" before this time") }
+func Before(what string) Param { return When("before", upper(what)+" before") }
+
+// upper is s with its first letter in upper case.
+func upper(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
 
 // Time returns the time of a When parameter, the zero time when absent.
 // An out-of-range value the pattern let through (month 13) is an error.

@@ -1,0 +1,200 @@
+package fakeforge
+
+import (
+	"bytes"
+	"encoding/base64"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Large is a forge whose answers are as big as real ones get: every list as
+// long as the page asked for allows (Items when no limit is sent), every
+// free-text field (a body, a description, a file's content) Body bytes
+// long, a diff or patch a Diff of several MB, a job log Log, and any other
+// text or file route Raw. Tools driven against it show whether their
+// results stay within what a client takes.
+type Large struct {
+	Items       int
+	Body        int
+	Diff, Log   []byte
+	Raw         []byte
+	contentB64  string
+	longStrings map[string]bool
+	base        string
+}
+
+// LargeDefaults are the sizes the result-bound test uses: 1,000 items, 64
+// KiB bodies, a 2 MB diff, a 5 MB log, a 2 MB file.
+func LargeDefaults() Large {
+	return Large{Items: 1000, Body: 64 << 10, Diff: BigDiff(2 << 20), Log: BigLog(5 << 20), Raw: BigText(2 << 20)}
+}
+
+// longFields are the properties that hold free text: a body, a message, a
+// description, a file's or wiki page's content, a patch.
+var longFields = []string{"body", "message", "description", "content", "patch", "note", "summary", "diff"}
+
+// BigDiff is a unified diff of about n bytes over many files, with the
+// quotes, tabs and angle brackets that JSON escapes.
+func BigDiff(n int) []byte {
+	var b bytes.Buffer
+	for f := 0; b.Len() < n; f++ {
+		fmt.Fprintf(&b, "diff --git a/pkg/f%d.go b/pkg/f%d.go\nindex 1111111..2222222 100644\n--- a/pkg/f%d.go\n+++ b/pkg/f%d.go\n@@ -1,40 +1,40 @@\n", f, f, f, f)
+		for i := 0; i < 40; i++ {
+			fmt.Fprintf(&b, "-\tif a < b && c > \"d\" { return %d }\n+\tif a <= b && c >= \"d\" { return %d }\n", i, i)
+		}
+	}
+	return b.Bytes()
+}
+
+// BigLog is a job log of about n bytes, coloured with ANSI codes as CI
+// logs are, ending in a failure.
+func BigLog(n int) []byte {
+	var b bytes.Buffer
+	for i := 0; b.Len() < n; i++ {
+		fmt.Fprintf(&b, "2026-01-02T03:04:05.0000000Z \x1b[32m✓\x1b[0m step %d: \"compiling\" <pkg/%d>\n", i, i)
+	}
+	b.WriteString("2026-01-02T03:04:06.0000000Z \x1b[31mFAIL\x1b[0m exit status 1\n")
+	return b.Bytes()
+}
+
+// BigText is a text file of about n bytes.
+func BigText(n int) []byte {
+	var b bytes.Buffer
+	for i := 0; b.Len() < n; i++ {
+		fmt.Fprintf(&b, "line %d: \"quoted\"\t<tag> & more text to fill the line\n", i)
+	}
+	return b.Bytes()
+}
+
+// MimicLarge makes every route of spec answer on s as Mimic does, with
+// answers as big as l says.
+func (s *Server) MimicLarge(spec *Spec, l Large) {
+	l.longStrings = map[string]bool{}
+	for _, f := range longFields {
+		l.longStrings[f] = true
+	}
+	l.contentB64 = base64.StdEncoding.EncodeToString(l.Raw)
+	l.base = s.URL
+	s.Handle("/", func(w http.ResponseWriter, r *http.Request) {
+		p, ok := strings.CutPrefix(r.URL.EscapedPath(), "/api/v1")
+		if !ok {
+			serveBytes(w, r, l.Raw)
+			return
+		}
+		if p == "/version" {
+			WriteJSON(w, http.StatusOK, map[string]string{"version": spec.Version})
+			return
+		}
+		tpl, ok := spec.Match(r.Method, p)
+		if !ok {
+			WriteJSON(w, http.StatusNotFound, map[string]string{"message": "not found"})
+			return
+		}
+		route := spec.Routes[Key(r.Method, tpl)]
+		status := route.Status
+		if status == 0 || status/100 == 3 {
+			status = http.StatusOK
+		}
+		switch sc := spec.Resolve(route.Schema); {
+		case sc == nil && status == http.StatusOK, sc != nil && sc.Type == "string":
+			switch {
+			case strings.HasSuffix(tpl, "/logs"):
+				serveBytes(w, r, l.Log)
+			case strings.Contains(tpl, ".{diffType}"), strings.HasSuffix(p, ".diff"), strings.HasSuffix(p, ".patch"):
+				serveBytes(w, r, l.Diff)
+			default:
+				serveBytes(w, r, l.Raw)
+			}
+		case sc == nil:
+			w.WriteHeader(status)
+		default:
+			items := l.Items
+			if n, err := strconv.Atoi(r.URL.Query().Get("limit")); err == nil && n > 0 && n < items {
+				items = n
+			}
+			if items > 50 { // an unpaged list: long, of shorter texts
+				l.Body = min(l.Body, 1<<10)
+			}
+			WriteJSON(w, status, spec.large(route.Schema, "v", nil, l, items, 0))
+		}
+	})
+}
+
+// serveBytes answers with data as the forge serves files: byte ranges
+// honoured.
+func serveBytes(w http.ResponseWriter, r *http.Request, data []byte) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(data))
+}
+
+// large is example's twin for a large forge: the answer's lists (at its
+// root or one level down, as {"workflow_runs": […]}) hold items elements,
+// deeper lists 10; free text is l.Body long in the answer's own objects or
+// its items (a nested user's or repository's is short); a file's content
+// (at the root) is l.Raw.
+func (s *Spec) large(sc *Schema, name string, seen []string, l Large, items, depth int) any {
+	if sc == nil {
+		return nil
+	}
+	if sc.Ref != "" {
+		for _, r := range seen {
+			if r == sc.Ref {
+				return nil
+			}
+		}
+		if len(seen) > 6 {
+			return nil
+		}
+		return s.large(s.Definitions[sc.Ref], name, append(seen, sc.Ref), l, items, depth)
+	}
+	switch sc.Type {
+	case "array":
+		n := items
+		if depth > 1 {
+			n = 10
+		}
+		v := s.large(sc.Items, name, seen, l, items, depth+1)
+		if v == nil {
+			return []any{}
+		}
+		out := make([]any, n)
+		for i := range out {
+			out[i] = v
+		}
+		return out
+	case "string":
+		switch {
+		case (name == "content" || name == "content_base64") && depth <= 1:
+			return l.contentB64
+		case name == "date":
+			return ExampleTime // a wiki commit's date, which the description leaves unformatted
+		case strings.HasSuffix(name, "url"):
+			return l.base + "/files/" + name // on the forge: downloads reach Raw
+		case l.longStrings[name] && depth <= 2:
+			return strings.Repeat("text \"quoted\" <b>\n", l.Body/18+1)[:l.Body]
+		}
+		return exampleString(sc, name)
+	case "integer":
+		if name == "size" || name == "size_in_bytes" {
+			return len(l.Raw) // a file's size: what a download reaches
+		}
+		return s.example(sc, name, seen)
+	case "boolean":
+		return name != "expired" // an artifact that can still be downloaded
+	case "number":
+		return s.example(sc, name, seen)
+	}
+	if len(sc.Properties) == 0 && sc.AdditionalProperties != nil {
+		return s.example(sc, name, seen)
+	}
+	obj := map[string]any{}
+	for k, p := range sc.Properties {
+		if v := s.large(p, k, seen, l, items, depth+1); v != nil {
+			obj[k] = v
+		}
+	}
+	return obj
+}
