@@ -59,6 +59,10 @@ func findFailingPull(s *session, fx *fixture) {
 	pr := myPull(s, fx)
 	require.Equal(s.t, fx.pull, pr.Number)
 	repo := map[string]any{"owner": fx.owner, "repo": fx.repo}
+	if s.has("get_ci_status") { // statuses, runs and failed jobs' log ends at once
+		require.Contains(s.t, s.call("get_ci_status", with(repo, "index", pr.Number)), failureLine)
+		return
+	}
 	// The failing check, then the failed job and why it failed.
 	status := s.call("get_commit_status", with(repo, "ref", pr.HeadSHA))
 	require.Contains(s.t, status, "TestParseNested")
@@ -124,7 +128,23 @@ func jobLogTail(s *session, fx *fixture, jobID int64) string {
 	}
 }
 
+// failedJobTail reads the end of the failed job of the agent's branch.
 func failedJobTail(s *session, fx *fixture) {
+	if s.has("get_ci_status") {
+		var ci struct {
+			FailedJobs []struct {
+				ID int64 `json:"id"`
+			} `json:"failed_jobs"`
+		}
+		text := s.call("get_ci_status", map[string]any{"owner": fx.owner, "repo": fx.repo, "ref": fx.branch})
+		if strings.Contains(text, failureLine) {
+			return
+		}
+		decode(s.t, text, &ci)
+		require.NotEmpty(s.t, ci.FailedJobs, text)
+		require.Contains(s.t, jobLogTail(s, fx, ci.FailedJobs[0].ID), failureLine)
+		return
+	}
 	require.Contains(s.t, jobLogTail(s, fx, failedJob(s, fx, fx.headSHA)), failureLine)
 }
 
