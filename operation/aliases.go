@@ -31,6 +31,8 @@ var compatAliases = []struct {
 	// Renamed to the word the other tools use for the same thing.
 	{"sha", "ref", []string{"create_commit_status"}},
 	{"tag_name", "tag", []string{"create_tag"}},
+	// Renamed here: --cli's --all pages through any list.
+	{"all", "include_read", []string{"check_notifications", "list_repo_notifications"}},
 }
 
 // Aliases returns the compatibility table as tool name → alias → parameter.
