@@ -4,9 +4,15 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"io"
-
-	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
 )
+
+// fileOp is one file operation as the forge takes it: Content is the text,
+// base64-encoded while the body is sent.
+type fileOp struct {
+	Operation, Path, SHA, FromPath string
+	Content                        string
+	HasContent                     bool
+}
 
 // filesBody is the JSON body of change_files' one request, streamed: each
 // file's text is base64-encoded as the request is sent, so a 15 MiB file
@@ -15,7 +21,7 @@ import (
 // item 10: 183 MB for one call on stdio). It returns the body and its
 // exact length; the body's goroutine ends when it is read to its end or
 // closed.
-func filesBody(files []tool.Args, fields map[string]string) (io.ReadCloser, int64, error) {
+func filesBody(files []fileOp, fields map[string]string) (io.ReadCloser, int64, error) {
 	type piece struct {
 		json    []byte
 		content string // base64-encoded after json, then `"}`
@@ -29,11 +35,12 @@ func filesBody(files []tool.Args, fields map[string]string) (io.ReadCloser, int6
 	}
 	add([]byte(`{"files":[`))
 	for i, f := range files {
-		op := map[string]string{"operation": f.String("operation"), "path": f.String("path")}
-		for _, name := range []string{"sha", "from_path"} {
-			if v := f.String(name); v != "" {
-				op[name] = v
-			}
+		op := map[string]string{"operation": f.Operation, "path": f.Path}
+		if f.SHA != "" {
+			op["sha"] = f.SHA
+		}
+		if f.FromPath != "" {
+			op["from_path"] = f.FromPath
 		}
 		b, err := json.Marshal(op)
 		if err != nil {
@@ -42,13 +49,13 @@ func filesBody(files []tool.Args, fields map[string]string) (io.ReadCloser, int6
 		if i > 0 {
 			b = append([]byte{','}, b...)
 		}
-		if !f.Has("content") {
+		if !f.HasContent {
 			add(b)
 			continue
 		}
 		// The object without its '}', then "content":"<base64>"}.
 		b = append(b[:len(b)-1], `,"content":"`...)
-		content := f.String("content")
+		content := f.Content
 		pieces = append(pieces, piece{json: b, content: content, hasText: true})
 		length += int64(len(b)) + int64(base64.StdEncoding.EncodedLen(len(content))) + 2
 	}

@@ -74,7 +74,11 @@ func TestChangeFilesRefusals(t *testing.T) {
 		{"climbing path", changeArgs(map[string]any{"operation": "create", "path": "../etc/passwd", "content": "x"}), `files[0]: path: `},
 		{"absolute path", changeArgs(map[string]any{"operation": "create", "path": "/a", "content": "x"}), "without a leading '/'"},
 		{"climbing from_path", changeArgs(map[string]any{"operation": "update", "path": "a", "from_path": "a/../../b", "sha": "s", "content": "x"}), "files[0]: from_path: "},
-		{"unknown operation", changeArgs(map[string]any{"operation": "rename", "path": "a"}), "files[0].operation must be one of create, update, delete"},
+		{"unknown operation", changeArgs(map[string]any{"operation": "rename", "path": "a"}), "files[0].operation must be one of create, update, delete, replace"},
+		{"replace without old", changeArgs(map[string]any{"operation": "replace", "path": "a", "content": "x"}), "files[0]: replace needs old"},
+		{"replace without content", changeArgs(map[string]any{"operation": "replace", "path": "a", "old": "x"}), "files[0]: replace needs old"},
+		{"old on update", changeArgs(map[string]any{"operation": "update", "path": "a", "sha": "s", "content": "x", "old": "y"}), "files[0]: old is the text replace changes: only with replace"},
+		{"move on replace", changeArgs(map[string]any{"operation": "replace", "path": "a", "old": "x", "content": "y", "from_path": "b"}), "files[0]: from_path moves a file: only with update"},
 		{"unknown field", changeArgs(map[string]any{"operation": "create", "path": "a", "content": "x", "encoding": "base64"}), `files[0]: unknown field "encoding"`},
 	}
 	for _, tc := range tests {
