@@ -56,7 +56,7 @@ func TestLiveAutoMerge(t *testing.T) {
 	require.True(t, res.IsError, "scheduling twice is refused")
 	assert.Contains(t, fakeforge.Text(t, res), "already has a scheduled merge: cancel_auto_merge cancels it")
 
-	call("create_commit_status", map[string]any{"sha": sha, "context": "ci/test", "state": "success"})
+	call("create_commit_status", map[string]any{"ref": sha, "context": "ci/test", "state": "success"})
 	merged := false
 	for i := 0; i < 100 && !merged; i++ {
 		var pr pull.Pull
@@ -78,7 +78,7 @@ func TestLiveAutoMerge(t *testing.T) {
 	// No rule on dev: the forge merges within seconds, pending status or not.
 	call("create_branch", map[string]any{"branch": "dev"})
 	three, sha3 := openPR(t, call, "three", "dev")
-	call("create_commit_status", map[string]any{"sha": sha3, "context": "ci/test", "state": "pending"})
+	call("create_commit_status", map[string]any{"ref": sha3, "context": "ci/test", "state": "pending"})
 	got = auto(three)
 	assert.True(t, got.Merged, "%+v", got)
 	assert.Contains(t, got.Note, "merged at once")
