@@ -24,6 +24,7 @@ type Large struct {
 	contentB64  string
 	longStrings map[string]bool
 	base        string
+	items       int // the answer's list length: Items, or the page asked for
 }
 
 // LargeDefaults are the sizes the result-bound test uses: 1,000 items, 64
@@ -78,29 +79,10 @@ func (s *Server) MimicLarge(spec *Spec, l Large) {
 	}
 	l.contentB64 = base64.StdEncoding.EncodeToString(l.Raw)
 	l.base = s.URL
-	s.Handle("/", func(w http.ResponseWriter, r *http.Request) {
-		p, ok := strings.CutPrefix(r.URL.EscapedPath(), "/api/v1")
-		if !ok {
-			serveBytes(w, r, l.Raw)
-			return
-		}
-		if p == "/version" {
-			WriteJSON(w, http.StatusOK, map[string]string{"version": spec.Version})
-			return
-		}
-		tpl, ok := spec.Match(r.Method, p)
-		if !ok {
-			WriteJSON(w, http.StatusNotFound, map[string]string{"message": "not found"})
-			return
-		}
-		route := spec.Routes[Key(r.Method, tpl)]
-		status := route.Status
-		if status == 0 || status/100 == 3 {
-			status = http.StatusOK
-		}
-		switch sc := spec.Resolve(route.Schema); {
-		case sc == nil && status == http.StatusOK, sc != nil && sc.Type == "string":
-			switch {
+	s.mimic(spec, answers{
+		file: func(w http.ResponseWriter, r *http.Request) { serveBytes(w, r, l.Raw) },
+		text: func(w http.ResponseWriter, r *http.Request, tpl string, _ int) {
+			switch p := r.URL.Path; {
 			case strings.HasSuffix(tpl, "/logs"):
 				serveBytes(w, r, l.Log)
 			case strings.Contains(tpl, ".{diffType}"), strings.HasSuffix(p, ".diff"), strings.HasSuffix(p, ".patch"):
@@ -108,18 +90,18 @@ func (s *Server) MimicLarge(spec *Spec, l Large) {
 			default:
 				serveBytes(w, r, l.Raw)
 			}
-		case sc == nil:
-			w.WriteHeader(status)
-		default:
-			items := l.Items
-			if n, err := strconv.Atoi(r.URL.Query().Get("limit")); err == nil && n > 0 && n < items {
-				items = n
+		},
+		json: func(r *http.Request, sc *Schema) any {
+			one := l
+			one.items = l.Items
+			if n, err := strconv.Atoi(r.URL.Query().Get("limit")); err == nil && n > 0 && n < one.items {
+				one.items = n
 			}
-			if items > 50 { // an unpaged list: long, of shorter texts
-				l.Body = min(l.Body, 1<<10)
+			if one.items > 50 { // an unpaged list: long, of shorter texts
+				one.Body = min(one.Body, 1<<10)
 			}
-			WriteJSON(w, status, spec.large(route.Schema, "v", nil, l, items, 0))
-		}
+			return spec.large(sc, "v", nil, one, 0)
+		},
 	})
 }
 
@@ -131,11 +113,11 @@ func serveBytes(w http.ResponseWriter, r *http.Request, data []byte) {
 }
 
 // large is example's twin for a large forge: the answer's lists (at its
-// root or one level down, as {"workflow_runs": […]}) hold items elements,
+// root or one level down, as {"workflow_runs": […]}) hold l.items elements,
 // deeper lists 10; free text is l.Body long in the answer's own objects or
 // its items (a nested user's or repository's is short); a file's content
 // (at the root) is l.Raw.
-func (s *Spec) large(sc *Schema, name string, seen []string, l Large, items, depth int) any {
+func (s *Spec) large(sc *Schema, name string, seen []string, l Large, depth int) any {
 	if sc == nil {
 		return nil
 	}
@@ -148,15 +130,15 @@ func (s *Spec) large(sc *Schema, name string, seen []string, l Large, items, dep
 		if len(seen) > 6 {
 			return nil
 		}
-		return s.large(s.Definitions[sc.Ref], name, append(seen, sc.Ref), l, items, depth)
+		return s.large(s.Definitions[sc.Ref], name, append(seen, sc.Ref), l, depth)
 	}
 	switch sc.Type {
 	case "array":
-		n := items
+		n := l.items
 		if depth > 1 {
 			n = 10
 		}
-		v := s.large(sc.Items, name, seen, l, items, depth+1)
+		v := s.large(sc.Items, name, seen, l, depth+1)
 		if v == nil {
 			return []any{}
 		}
@@ -192,7 +174,7 @@ func (s *Spec) large(sc *Schema, name string, seen []string, l Large, items, dep
 	}
 	obj := map[string]any{}
 	for k, p := range sc.Properties {
-		if v := s.large(p, k, seen, l, items, depth+1); v != nil {
+		if v := s.large(p, k, seen, l, depth+1); v != nil {
 			obj[k] = v
 		}
 	}
