@@ -151,6 +151,8 @@ func (s *Spec) large(sc *Schema, name string, seen []string, l Large, depth int)
 		switch {
 		case (name == "content" || name == "content_base64") && depth <= 1:
 			return l.contentB64
+		case name == "type":
+			return "file" // a file's contents entry: read as a file, not skipped
 		case name == "date":
 			return ExampleTime // a wiki commit's date, which the description leaves unformatted
 		case strings.HasSuffix(name, "url"):
