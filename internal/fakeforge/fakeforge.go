@@ -33,8 +33,10 @@ type Server struct {
 	*httptest.Server
 	mux *http.ServeMux
 
-	mu       sync.Mutex
-	requests []Request
+	mu         sync.Mutex
+	requests   []Request
+	unanswered []string    // requests a replay had no recorded answer for
+	served     []*Exchange // the recorded exchanges a replay answered with
 }
 
 // New starts a fake forge that is closed when t ends.

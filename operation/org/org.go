@@ -90,7 +90,11 @@ type Member struct {
 	FullName string `json:"full_name,omitempty"`
 }
 
-// Team is the compact shape of a team.
+// Team is the compact shape of a team. Both flavours keep a team's access
+// per repository unit; Gitea 1.26 answers a team created with one
+// permission for every unit as permission "none" with the units, Forgejo
+// 13.0.5 as that permission (recorded). Permission reads the same on both:
+// the units' common access when the forge says "none".
 type Team struct {
 	ID               int64  `json:"id"`
 	Name             string `json:"name"`
@@ -98,18 +102,37 @@ type Team struct {
 	Permission       string `json:"permission"`
 	AllRepositories  bool   `json:"includes_all_repositories"`
 	CanCreateOrgRepo bool   `json:"can_create_org_repo"`
-	// Units is the access per repository unit, given when permission is
-	// "none": such a team's access is set unit by unit.
+	// Units is the access per repository unit, given when some unit's
+	// differs from Permission.
 	Units map[string]string `json:"units,omitempty"`
 }
 
 func compactTeam(t *sdk.Team) Team {
-	out := Team{ID: t.ID, Name: t.Name, Description: t.Description, Permission: string(t.Permission),
+	out := Team{ID: t.ID, Name: t.Name, Description: t.Description,
 		AllRepositories: t.IncludesAllRepositories, CanCreateOrgRepo: t.CanCreateOrgRepo}
-	if out.Permission == "none" || out.Permission == "" {
-		out.Units = t.UnitsMap
-	}
+	out.Permission, out.Units = TeamAccess(t)
 	return out
+}
+
+// TeamAccess is a team's access as both flavours should read it: its
+// permission, or its units' common access where the forge says "none"
+// (Team), and its units only when some unit's access differs from that.
+func TeamAccess(t *sdk.Team) (permission string, units map[string]string) {
+	permission, common := string(t.Permission), ""
+	for _, access := range t.UnitsMap {
+		if common != "" && access != common {
+			common = ""
+			break
+		}
+		common = access
+	}
+	if (permission == "none" || permission == "") && common != "" {
+		permission = common
+	}
+	if common != permission {
+		units = t.UnitsMap
+	}
+	return permission, units
 }
 
 func orgRef(a tool.Args) string { return "organisation " + a.String("org") }

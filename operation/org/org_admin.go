@@ -3,6 +3,7 @@ package org
 import (
 	"context"
 	"fmt"
+	"maps"
 	"net/http"
 
 	sdk "codeberg.org/mvdkleijn/forgejo-sdk/forgejo/v3"
@@ -86,13 +87,15 @@ func adminTools() []tool.Def {
 }
 
 func editOrg(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
-	// Only the fields given are sent: the forge would clear an empty one.
-	body := map[string]string{}
-	for _, k := range []string{"full_name", "description", "website", "location", "visibility"} {
-		if a.Has(k) {
-			body[k] = a.String(k)
-		}
+	// Read, then write every text field back: Forgejo (13.0.5, measured)
+	// writes a text field the PATCH leaves out as empty, where Gitea keeps
+	// it. Visibility is sent only when given: both keep it otherwise.
+	cur, resp, err := c.SDK(ctx).GetOrg(a.String("org"))
+	if err := forgejo.Fail(resp, err, "get", orgRef(a)); err != nil {
+		return nil, err
 	}
+	body := map[string]any{"full_name": cur.FullName, "description": cur.Description, "website": cur.Website, "location": cur.Location}
+	maps.Copy(body, a.Given("full_name", "description", "website", "location", "visibility"))
 	p, err := forgejo.Path("orgs", a.String("org"))
 	if err != nil {
 		return nil, err

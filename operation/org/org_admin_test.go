@@ -10,19 +10,82 @@ import (
 
 	"codeberg.org/forgejo-mcp/forgejo-mcp/internal/fakeforge"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/org"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/search"
 )
 
 func noContent(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) }
 
-func TestEditOrgSendsOnlyGivenFields(t *testing.T) {
+// orgForge keeps one organisation and edits it as a forge's PATCH
+// /orgs/{org} does: Forgejo 13.0.5 writes each text field the body leaves
+// out as empty (recorded: forgejo-13.0.5.jsonl seq 38, 41), Gitea 1.26
+// keeps it.
+func orgForge(t *testing.T, clearsOmitted bool) *fakeforge.Server {
 	f := fakeforge.New(t)
-	f.JSON("PATCH /api/v1/orgs/acme", 200, rawOrg)
-	res := f.Call(t, org.Tools(), "edit_org", map[string]any{"org": "acme", "description": "", "visibility": "limited"})
-	require.False(t, res.IsError, fakeforge.Text(t, res))
-	var sent map[string]any
-	require.NoError(t, json.Unmarshal(f.Requests()[0].Body, &sent))
-	assert.Equal(t, map[string]any{"description": "", "visibility": "limited"}, sent)
-	assert.Contains(t, fakeforge.Text(t, res), `"name":"acme"`)
+	state := map[string]any{}
+	for k, v := range rawOrg {
+		state[k] = v
+	}
+	state["website"], state["location"] = "https://acme.example", "Lyon"
+	f.Handle("GET /api/v1/orgs/acme", func(w http.ResponseWriter, _ *http.Request) { fakeforge.WriteJSON(w, 200, state) })
+	f.Handle("PATCH /api/v1/orgs/acme", func(w http.ResponseWriter, r *http.Request) {
+		var body map[string]any
+		require.NoError(t, json.NewDecoder(r.Body).Decode(&body))
+		for _, k := range []string{"full_name", "description", "website", "location", "visibility"} {
+			v, ok := body[k]
+			switch {
+			case ok:
+				state[k] = v
+			case clearsOmitted && k != "visibility":
+				state[k] = ""
+			}
+		}
+		fakeforge.WriteJSON(w, 200, state)
+	})
+	return f
+}
+
+func TestEditOrgKeepsFieldsNotNamed(t *testing.T) {
+	for _, tc := range []struct {
+		name          string
+		clearsOmitted bool
+	}{{"Forgejo", true}, {"Gitea", false}} {
+		for _, args := range []map[string]any{
+			{"description": "edited"},
+			{"visibility": "limited"},
+			{"description": "", "website": "https://new.example"},
+		} {
+			f := orgForge(t, tc.clearsOmitted)
+			args["org"] = "acme"
+			res := f.Call(t, org.Tools(), "edit_org", args)
+			require.False(t, res.IsError, fakeforge.Text(t, res))
+			var got map[string]any
+			require.NoError(t, json.Unmarshal([]byte(fakeforge.Text(t, res)), &got))
+			want := map[string]any{"full_name": "Acme Inc", "description": "Tools", "website": "https://acme.example",
+				"location": "Lyon", "visibility": "public"}
+			for k, v := range args {
+				if k != "org" {
+					want[k] = v
+				}
+			}
+			for k, v := range want {
+				if v == "" {
+					assert.Empty(t, got[k], "%s %v: %s", tc.name, args, k) // an empty field is left out
+					continue
+				}
+				assert.Equal(t, v, got[k], "%s %v: %s", tc.name, args, k)
+			}
+		}
+	}
+}
+
+func TestEditOrgMissing(t *testing.T) {
+	f := fakeforge.New(t)
+	res := f.Call(t, org.Tools(), "edit_org", map[string]any{"org": "gone", "description": "x"})
+	assert.True(t, res.IsError)
+	assert.Contains(t, fakeforge.Text(t, res), "organisation gone not found (404)")
+	for _, r := range f.Requests() {
+		assert.NotEqual(t, http.MethodPatch, r.Method, "nothing is written to a missing organisation")
+	}
 }
 
 func TestDeleteOrg(t *testing.T) {
@@ -39,10 +102,11 @@ func TestDeleteOrg(t *testing.T) {
 func TestCreateOrgTeam(t *testing.T) {
 	f := fakeforge.New(t)
 	f.JSON("POST /api/v1/orgs/acme/teams", 201, map[string]any{"id": 5, "name": "devs", "permission": "none",
-		"includes_all_repositories": false, "can_create_org_repo": false, "units_map": map[string]string{"repo.code": "write"}})
+		"includes_all_repositories": false, "can_create_org_repo": false, "units_map": map[string]string{"repo.code": "write", "repo.wiki": "read"}})
 	res := f.Call(t, org.Tools(), "create_org_team", map[string]any{"org": "acme", "name": "devs", "permission": "write"})
 	require.False(t, res.IsError, fakeforge.Text(t, res))
-	assert.JSONEq(t, `{"id":5,"name":"devs","permission":"none","includes_all_repositories":false,"can_create_org_repo":false,"units":{"repo.code":"write"}}`, fakeforge.Text(t, res))
+	assert.JSONEq(t, `{"id":5,"name":"devs","permission":"none","includes_all_repositories":false,"can_create_org_repo":false,
+		"units":{"repo.code":"write","repo.wiki":"read"}}`, fakeforge.Text(t, res), "units that differ are shown")
 	var sent struct {
 		Name       string            `json:"name"`
 		Permission string            `json:"permission"`
@@ -51,6 +115,31 @@ func TestCreateOrgTeam(t *testing.T) {
 	require.NoError(t, json.Unmarshal(f.Requests()[0].Body, &sent))
 	assert.Equal(t, "write", sent.Permission)
 	assert.Equal(t, "write", sent.UnitsMap["repo.code"], "the forge needs units for a non-admin team")
+}
+
+// The same request answered by Forgejo 13.0.5 (permission "write") and
+// Gitea 1.26 (permission "none" with every unit "write"), as recorded,
+// reads the same.
+func TestTeamPermissionReadsTheSameOnBoth(t *testing.T) {
+	recs, err := fakeforge.Recordings()
+	require.NoError(t, err)
+	for tool, args := range map[string]map[string]any{
+		"create_org_team":  {"org": "sorgrec", "name": "devs", "permission": "write"},
+		"search_org_teams": {"org": "sorgrec", "query": "dev"},
+	} {
+		var got []string
+		for _, rec := range recs {
+			f := fakeforge.New(t)
+			f.Replay(rec, tool)
+			res := f.Call(t, append(org.Tools(), search.Tools()...), tool, args)
+			require.False(t, res.IsError, fakeforge.Text(t, res))
+			got = append(got, fakeforge.Text(t, res))
+		}
+		require.Len(t, got, 2)
+		assert.JSONEq(t, got[0], got[1], tool)
+		assert.Contains(t, got[0], `"permission":"write"`, tool)
+		assert.NotContains(t, got[0], `"units"`, tool)
+	}
 }
 
 func TestTeamMembersAndRepos(t *testing.T) {

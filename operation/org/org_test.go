@@ -56,7 +56,7 @@ func TestListOrgMembersAndTeams(t *testing.T) {
 	f.JSON("GET /api/v1/orgs/acme/members", 200, []any{map[string]any{"id": 1, "login": "alice", "full_name": "Alice", "email": "a@x"}})
 	f.JSON("GET /api/v1/orgs/acme/teams", 200, []any{map[string]any{"id": 9, "name": "Owners", "permission": "owner",
 		"includes_all_repositories": true, "can_create_org_repo": true, "organization": rawOrg,
-		"units_map": map[string]string{"repo.code": "admin"}}})
+		"units_map": map[string]string{"repo.code": "owner"}}})
 	res := f.Call(t, org.Tools(), "list_org_members", map[string]any{"org": "acme"})
 	require.False(t, res.IsError, fakeforge.Text(t, res))
 	assert.JSONEq(t, `{"items":[{"login":"alice","full_name":"Alice"}],"page":1,"has_more":false}`, fakeforge.Text(t, res))

@@ -52,8 +52,11 @@ type Comparison struct {
 type rawCompare struct {
 	TotalCommits int         `json:"total_commits"`
 	Commits      []rawCommit `json:"commits"`
-	// Files is Forgejo's list of the changed files; Gitea sends none,
-	// and netFiles derives it from the commits'.
+	// Files is Forgejo's: every listed commit's files, newest commit
+	// first, concatenated (recorded on 13.0.5: duplicates, and files added
+	// then removed). Gitea sends none. The net list is built from the
+	// commits' own files on both; Files only stands in for them when the
+	// commits carry none.
 	Files []rawFile `json:"files"`
 }
 
@@ -91,11 +94,14 @@ func compareCommits(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.C
 		}
 		out.Commits = append(out.Commits, compareCommit(&r.Commits[i]))
 	}
-	files := r.Files
-	if files == nil {
-		files = netFiles(r.Commits)
+	var changes []rawFile
+	for _, rc := range r.Commits {
+		changes = append(changes, rc.Files...)
 	}
-	for _, f := range files {
+	if len(changes) == 0 {
+		changes = r.Files
+	}
+	for _, f := range netFiles(changes) {
 		out.Files = append(out.Files, ChangedFile{Filename: f.Filename, Status: f.Status})
 	}
 	return tool.JSON(out)
@@ -116,22 +122,23 @@ func compareCommit(rc *rawCommit) CompareCommit {
 	return out
 }
 
-// netFiles is the files commits (newest first, as the forge lists them)
-// change, each with its status across them all: added if the oldest
-// commit that touches it adds it, removed if the newest removes it, left
-// out if it is added and removed again, else its newest status.
-func netFiles(commits []rawCommit) []rawFile {
+// netFiles is the net change of a sequence of file changes, newest first
+// (the commits' files in the order the forge lists the commits, or
+// Forgejo's concatenation of them): each file once, sorted, with its
+// status across them all: added if its oldest change adds it, removed if
+// its newest removes it, left out if it is added and removed again, else
+// its newest status.
+func netFiles(changes []rawFile) []rawFile {
 	first := map[string]string{}
 	last := map[string]string{}
 	var order []string
-	for i := len(commits) - 1; i >= 0; i-- { // oldest first
-		for _, f := range commits[i].Files {
-			if _, seen := first[f.Filename]; !seen {
-				first[f.Filename] = f.Status
-				order = append(order, f.Filename)
-			}
-			last[f.Filename] = f.Status
+	for i := len(changes) - 1; i >= 0; i-- { // oldest first
+		f := changes[i]
+		if _, seen := first[f.Filename]; !seen {
+			first[f.Filename] = f.Status
+			order = append(order, f.Filename)
 		}
+		last[f.Filename] = f.Status
 	}
 	slices.Sort(order)
 	out := make([]rawFile, 0, len(order))

@@ -1,6 +1,7 @@
 package repo_test
 
 import (
+	"encoding/json"
 	"net/http"
 	"path"
 	"testing"
@@ -30,7 +31,7 @@ func TestCompareCommits(t *testing.T) {
 		cmpCommit("c2", "Edit", 2, 1, file("a.go", "modified"), file("b.go", "modified")),
 		cmpCommit("c1", "Start", 5, 0, file("a.go", "added"), file("tmp.txt", "added")),
 	}}
-	forgejo := map[string]any{"total_commits": 1, "commits": []any{cmpCommit("c1", "Start", 1, 0, file("a.go", "added"))},
+	forgejo := map[string]any{"total_commits": 1, "commits": []any{cmpCommit("c1", "Start", 1, 0)},
 		"files": []any{file("a.go", "added")}}
 	for _, tc := range []struct {
 		name  string
@@ -42,7 +43,7 @@ func TestCompareCommits(t *testing.T) {
 			{"sha":"c2","message":"Edit","author":"alice","date":"2026-01-02T03:04:05Z","additions":2,"deletions":1},
 			{"sha":"c1","message":"Start","author":"alice","date":"2026-01-02T03:04:05Z","additions":5,"deletions":0}],
 			"files":[{"filename":"a.go","status":"added"},{"filename":"b.go","status":"modified"}]}`},
-		{"forgejo: its own files", forgejo, `{"base":"ba5e","head":"4ead","total_commits":1,"commits":[
+		{"forgejo: its files stand in for commits without", forgejo, `{"base":"ba5e","head":"4ead","total_commits":1,"commits":[
 			{"sha":"c1","message":"Start","author":"alice","date":"2026-01-02T03:04:05Z","additions":1,"deletions":0}],
 			"files":[{"filename":"a.go","status":"added"}]}`},
 	} {
@@ -116,5 +117,25 @@ func TestCompareCommitsErrors(t *testing.T) {
 			require.True(t, res.IsError)
 			assert.Contains(t, fakeforge.Text(t, res), tc.want)
 		})
+	}
+}
+
+// The same four commits compared on Forgejo 13.0.5, whose files list is
+// every commit's files concatenated (c.txt removed, b.txt and c.txt added,
+// a.txt modified and added), and on Gitea 1.26, which sends none (recorded
+// seq 25): the net change is the same on both.
+func TestCompareCommitsNetFilesOnBoth(t *testing.T) {
+	recs, err := fakeforge.Recordings()
+	require.NoError(t, err)
+	for _, rec := range recs {
+		f := fakeforge.New(t)
+		f.Replay(rec, "compare_commits")
+		res := f.Call(t, repo.Tools(), "compare_commits", map[string]any{"owner": "forgeadmin", "repo": "sweep-rec", "base": "main", "head": "feature"})
+		require.False(t, res.IsError, fakeforge.Text(t, res))
+		var got repo.Comparison
+		require.NoError(t, json.Unmarshal([]byte(fakeforge.Text(t, res)), &got))
+		assert.Equal(t, 4, got.TotalCommits, rec.Name)
+		assert.Equal(t, []repo.ChangedFile{{Filename: "a.txt", Status: "added"}, {Filename: "b.txt", Status: "added"}}, got.Files,
+			"%s: c.txt is added and removed again", rec.Name)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	sdk "codeberg.org/mvdkleijn/forgejo-sdk/forgejo/v3"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/org"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
 )
@@ -69,12 +70,16 @@ type User struct {
 	HTMLURL  string `json:"html_url"`
 }
 
-// Team is the compact shape of a found team.
+// Team is the compact shape of a found team; its access reads the same on
+// both flavours (org.TeamAccess).
 type Team struct {
 	ID          int64  `json:"id"`
 	Name        string `json:"name"`
 	Description string `json:"description,omitempty"`
 	Permission  string `json:"permission"`
+	// Units is the access per repository unit, given when some unit's
+	// differs from Permission.
+	Units map[string]string `json:"units,omitempty"`
 }
 
 func searchRepos(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
@@ -106,6 +111,8 @@ func searchTeams(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.Call
 		return nil, err
 	}
 	return tool.ListResult(a, resp, list, func(t *sdk.Team) Team {
-		return Team{ID: t.ID, Name: t.Name, Description: t.Description, Permission: string(t.Permission)}
+		out := Team{ID: t.ID, Name: t.Name, Description: t.Description}
+		out.Permission, out.Units = org.TeamAccess(t)
+		return out
 	})
 }

@@ -50,7 +50,7 @@ func TestSearchUsers(t *testing.T) {
 func TestSearchOrgTeams(t *testing.T) {
 	f := fakeforge.New(t)
 	f.JSON("GET /api/v1/orgs/acme/teams/search", 200, map[string]any{"ok": true, "data": []any{map[string]any{
-		"id": 3, "name": "Owners", "description": "", "permission": "owner", "units_map": map[string]any{"repo.code": "admin"},
+		"id": 3, "name": "Owners", "description": "", "permission": "owner", "units_map": map[string]any{"repo.code": "owner"},
 	}}})
 	res := f.Call(t, search.Tools(), "search_org_teams", map[string]any{"org": "acme", "query": "own"})
 	require.False(t, res.IsError, fakeforge.Text(t, res))

@@ -59,7 +59,8 @@ func Fields() []FieldDiff {
 		{Definition: "ActionArtifact", Forgejo: "run_id", Gitea: "workflow_run", Handling: BothSpellings + " (Gitea's workflow_run.id)"},
 		{Definition: "ActionArtifactsResponse", Gitea: "total_count",
 			Handling: "Forgejo answers a bare array without a total: a full page means more may follow"},
-		{Definition: "Compare", Forgejo: "files", Handling: "Forgejo's file list; on Gitea built from the commits' own files"},
+		{Definition: "Compare", Forgejo: "files", Handling: "Forgejo's is every commit's files concatenated (duplicates, files added then removed); " +
+			"the net list is built from the commits' own files on both"},
 		{Definition: "IssueTemplate", Gitea: "assignees", Handling: OneSided, Result: "assignees"},
 		{Definition: runsQuery, Forgejo: "ref", Gitea: "branch",
 			Handling: "both sent: ref=refs/heads/BRANCH and branch=BRANCH; each run's branch is checked too (Forgejo 13 has neither)"},

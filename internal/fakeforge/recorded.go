@@ -1,0 +1,155 @@
+package fakeforge
+
+import (
+	"bufio"
+	"bytes"
+	"embed"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
+)
+
+// The real HTTP answers of Forgejo 13.0.5 and Gitea 1.26.0 to every tool,
+// one JSON line per exchange (recorded/README.md).
+//
+//go:embed recorded/*.jsonl
+var recordedFiles embed.FS
+
+// Exchange is one recorded request and the forge's answer.
+type Exchange struct {
+	Seq int `json:"seq"`
+	// Tool is the tool being called, or "(seed) …"/"(probe) …" for the
+	// sweep's own requests (Call is then nil).
+	Tool        string            `json:"tool"`
+	Call        *int              `json:"call"`
+	Method      string            `json:"method"`
+	Path        string            `json:"path"` // path and query, as sent
+	Auth        string            `json:"auth"`
+	RequestBody *Body             `json:"request_body"`
+	Status      int               `json:"status"`
+	ContentType string            `json:"content_type"`
+	Headers     map[string]string `json:"headers"`
+	Response    *Body             `json:"response_body"`
+	Length      int64             `json:"response_length"`
+}
+
+// Body is a recorded body: JSON, text, or the length of a binary one.
+type Body struct {
+	JSON         json.RawMessage `json:"json"`
+	Text         *string         `json:"text"`
+	BinaryLength int64           `json:"binary_length"`
+}
+
+// IsTool reports whether the exchange came from a tool call rather than
+// the sweep's own seed or probe requests.
+func (e *Exchange) IsTool() bool { return e.Call != nil }
+
+// Route is the exchange's path without its query.
+func (e *Exchange) Route() string { p, _, _ := strings.Cut(e.Path, "?"); return p }
+
+// JSON decodes the answer's JSON body into a generic value; ok is false
+// when the answer was not JSON.
+func (e *Exchange) JSON() (v any, ok bool) {
+	if e.Response == nil || len(e.Response.JSON) == 0 {
+		return nil, false
+	}
+	return v, json.Unmarshal(e.Response.JSON, &v) == nil
+}
+
+// Recording is one forge's recorded sweep.
+type Recording struct {
+	Name  string        // "forgejo-13.0.5", the file's name
+	Forge forgejo.Forge // as its /api/v1/version answered
+	// Origin is the recorder's address the forge put in absolute URLs
+	// ("http://127.0.0.1:34251"), which a replay rewrites to its own.
+	Origin    string
+	Exchanges []Exchange
+}
+
+// Recordings are the recorded sweeps, Forgejo's first.
+func Recordings() ([]*Recording, error) {
+	var out []*Recording
+	for _, name := range []string{"forgejo-13.0.5", "gitea-1.26.0"} {
+		r, err := LoadRecording(name)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+var originPattern = regexp.MustCompile(`http://127\.0\.0\.1:[0-9]+`)
+
+// LoadRecording reads recorded/<name>.jsonl.
+func LoadRecording(name string) (*Recording, error) {
+	raw, err := recordedFiles.ReadFile("recorded/" + name + ".jsonl")
+	if err != nil {
+		return nil, fmt.Errorf("no recording %q: %w", name, err)
+	}
+	r := &Recording{Name: name, Origin: string(originPattern.Find(raw))}
+	sc := bufio.NewScanner(bytes.NewReader(raw))
+	sc.Buffer(make([]byte, 0, 1<<20), 8<<20)
+	for sc.Scan() {
+		var e Exchange
+		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
+			return nil, fmt.Errorf("%s line %d: %w", name, len(r.Exchanges)+1, err)
+		}
+		r.Exchanges = append(r.Exchanges, e)
+		if e.Route() == "/api/v1/version" && e.Status == 200 {
+			var v struct {
+				Version string `json:"version"`
+			}
+			if json.Unmarshal(e.Response.JSON, &v) == nil {
+				r.Forge = forgejo.ParseForge(v.Version)
+			}
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	if r.Forge.Flavour == "" || r.Origin == "" {
+		return nil, fmt.Errorf("%s: no /api/v1/version answer or no absolute URL", name)
+	}
+	return r, nil
+}
+
+// Seq returns the exchange numbered seq (README's sequence numbers).
+func (r *Recording) Seq(seq int) *Exchange {
+	for i := range r.Exchanges {
+		if r.Exchanges[i].Seq == seq {
+			return &r.Exchanges[i]
+		}
+	}
+	return nil
+}
+
+// Tools returns the names of the tools the sweep called, in order.
+func (r *Recording) Tools() []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, e := range r.Exchanges {
+		if e.IsTool() && !seen[e.Tool] {
+			seen[e.Tool] = true
+			out = append(out, e.Tool)
+		}
+	}
+	return out
+}
+
+// Spec returns the described API of the recorded forge's version.
+func (r *Recording) Spec() (*Spec, error) {
+	all, err := LoadDescribed()
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range all {
+		if s.Forge() == r.Forge {
+			return s, nil
+		}
+	}
+	return nil, fmt.Errorf("%s: no API description of %s", r.Name, r.Forge)
+}
