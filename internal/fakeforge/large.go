@@ -3,10 +3,13 @@ package fakeforge
 import (
 	"bytes"
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -25,17 +28,35 @@ type Large struct {
 	longStrings map[string]bool
 	base        string
 	items       int // the answer's list length: Items, or the page asked for
+	// answers caches each JSON answer by schema and list length, shared by
+	// every fake made from one LargeDefaults: building and encoding
+	// megabytes of JSON is the test's cost.
+	answers *sync.Map
 }
 
-// LargeDefaults are the sizes the result-bound test uses: 1,000 items, 64
-// KiB bodies, a 2 MB diff, a 5 MB log, a 2 MB file.
+type answerKey struct {
+	sc    *Schema
+	items int
+	base  string
+}
+
+// LargeDefaults are the sizes the result-bound test uses: 1,000 items, 16
+// KiB bodies (20 of them, a page, are five times what a result may carry),
+// a 2 MB diff, a 5 MB log, a 2 MB file.
 func LargeDefaults() Large {
-	return Large{Items: 1000, Body: 64 << 10, Diff: BigDiff(2 << 20), Log: BigLog(5 << 20), Raw: BigText(2 << 20)}
+	l := Large{Items: 1000, Body: 16 << 10, Diff: BigDiff(2 << 20), Log: BigLog(5 << 20), Raw: BigText(2 << 20)}
+	l.contentB64 = base64.StdEncoding.EncodeToString(l.Raw)
+	l.answers = &sync.Map{}
+	return l
 }
 
-// longFields are the properties that hold free text: a body, a message, a
-// description, a file's or wiki page's content, a patch.
-var longFields = []string{"body", "message", "description", "content", "patch", "note", "summary", "diff"}
+// longFields are the properties that hold long free text: a body, a
+// message, a file's or wiki page's content, a patch. Other prose
+// (descriptions, notes) is 1 KiB.
+var longFields = []string{"body", "message", "content", "patch", "diff"}
+
+// proseFields hold shorter free text.
+var proseFields = []string{"description", "note", "summary"}
 
 // BigDiff is a unified diff of about n bytes over many files, with the
 // quotes, tabs and angle brackets that JSON escapes.
@@ -77,7 +98,9 @@ func (s *Server) MimicLarge(spec *Spec, l Large) {
 	for _, f := range longFields {
 		l.longStrings[f] = true
 	}
-	l.contentB64 = base64.StdEncoding.EncodeToString(l.Raw)
+	if l.contentB64 == "" {
+		l.contentB64 = base64.StdEncoding.EncodeToString(l.Raw)
+	}
 	l.base = s.URL
 	s.mimic(spec, answers{
 		file: func(w http.ResponseWriter, r *http.Request) { serveBytes(w, r, l.Raw) },
@@ -92,15 +115,29 @@ func (s *Server) MimicLarge(spec *Spec, l Large) {
 			}
 		},
 		json: func(r *http.Request, sc *Schema) any {
+			// Items in all: a page holds what is left of them.
 			one := l
 			one.items = l.Items
-			if n, err := strconv.Atoi(r.URL.Query().Get("limit")); err == nil && n > 0 && n < one.items {
-				one.items = n
+			if n, err := strconv.Atoi(r.URL.Query().Get("limit")); err == nil && n > 0 {
+				page, _ := strconv.Atoi(r.URL.Query().Get("page"))
+				one.items = max(0, min(n, l.Items-(max(page, 1)-1)*n))
 			}
 			if one.items > 50 { // an unpaged list: long, of shorter texts
 				one.Body = min(one.Body, 1<<10)
 			}
-			return spec.large(sc, "v", nil, one, 0)
+			if l.answers == nil {
+				return spec.large(sc, "v", nil, one, 0)
+			}
+			k := answerKey{sc, one.items, l.base}
+			if b, ok := l.answers.Load(k); ok {
+				return b
+			}
+			b, err := json.Marshal(spec.large(sc, "v", nil, one, 0))
+			if err != nil {
+				panic(err)
+			}
+			l.answers.Store(k, json.RawMessage(b))
+			return json.RawMessage(b)
 		},
 	})
 }
@@ -159,6 +196,8 @@ func (s *Spec) large(sc *Schema, name string, seen []string, l Large, depth int)
 			return l.base + "/files/" + name // on the forge: downloads reach Raw
 		case l.longStrings[name] && depth <= 2:
 			return strings.Repeat("text \"quoted\" <b>\n", l.Body/18+1)[:l.Body]
+		case slices.Contains(proseFields, name) && depth <= 2:
+			return strings.Repeat("prose \"quoted\" <b>\n", 1<<10/19+1)[:1<<10]
 		}
 		return exampleString(sc, name)
 	case "integer":

@@ -2,6 +2,7 @@ package fakeforge
 
 import (
 	"encoding/base64"
+	"encoding/json"
 	"net/http"
 	"strings"
 )
@@ -65,7 +66,14 @@ func (s *Server) mimic(spec *Spec, a answers) {
 		case sc == nil:
 			w.WriteHeader(status)
 		default:
-			WriteJSON(w, status, a.json(r, route.Schema))
+			v := a.json(r, route.Schema)
+			if raw, ok := v.(json.RawMessage); ok { // encoded already
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(status)
+				_, _ = w.Write(raw)
+				return
+			}
+			WriteJSON(w, status, v)
 		}
 	})
 }
