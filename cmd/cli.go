@@ -1,17 +1,11 @@
 package cmd
 
 import (
-	"bytes"
 	"context"
-	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/spf13/pflag"
@@ -26,23 +20,48 @@ type cliFlags struct {
 	output string
 	out    string
 	file   string
+	all    bool
+	yes    bool
 	help   bool
+	// textFiles are the --NAME-file flags of the tool's long text
+	// parameters (--body-file), by parameter name.
+	textFiles map[string]*string
 }
 
-// runCLI runs `--cli list` or `--cli TOOL ...`. before are the arguments
-// ahead of --cli, after those behind it; server flags may stand in either,
-// before or after the tool name.
+// runCLI runs `--cli list`, `--cli help [TOOL]` or `--cli TOOL ...`.
+// before are the arguments ahead of --cli, after those behind it; server
+// flags may stand in either, before or after the tool name.
 func runCLI(ctx context.Context, before, after []string, std IO, env Env) int {
+	// The whole inventory only when a list, a suggestion or a selection
+	// needs it: a call finds its tool building only its own part.
+	var all []tool.Def
+	inventory := func() []tool.Def {
+		if all == nil {
+			all = operation.All()
+		}
+		return all
+	}
 	name, afterName, err := splitToolName(after, env)
 	if err != nil {
+		if errors.Is(err, errNoTool) && wantsHelp(after) {
+			printCLIHelp(std.Out)
+			return ExitOK
+		}
 		fmt.Fprintln(std.Err, "forgejo-mcp:", err)
 		return ExitUsage
 	}
+	if name == "help" {
+		topic, _, err := splitToolName(afterName, env)
+		if err != nil || topic == "list" {
+			printCLIHelp(std.Out)
+			return ExitOK
+		}
+		name, afterName = topic, []string{"--help"}
+	}
 	rest := append(append([]string{}, before...), afterName...)
-	all := operation.All()
-	def, found := tool.Find(all, name)
+	def, found := operation.Find(name)
 	if name != "list" && !found {
-		fmt.Fprintf(std.Err, "forgejo-mcp: unknown tool %q%s; run forgejo-mcp --cli list for the tool names\n", name, didYouMean(name, all))
+		fmt.Fprintf(std.Err, "forgejo-mcp: unknown tool %q%s; run forgejo-mcp --cli list for the tool names\n", name, didYouMeanWord(name, toolNames(inventory())))
 		return ExitUsage
 	}
 
@@ -56,35 +75,46 @@ func runCLI(ctx context.Context, before, after []string, std IO, env Env) int {
 	var params map[string]func() any
 	if found {
 		params = paramFlags(fs, def)
+		cf.registerTextFiles(fs, def)
 	}
+	onceOnly(fs)
 	if err := fs.Parse(rest); err != nil {
-		fmt.Fprintf(std.Err, "forgejo-mcp: %v; see forgejo-mcp --cli %s --help\n", err, name)
+		fmt.Fprintln(std.Err, "forgejo-mcp:", cliFlagError(fs, err, def, name))
 		return ExitUsage
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(std.Err, "forgejo-mcp: unexpected argument %q; parameters are flags (--name value)\n", fs.Arg(0))
+		fmt.Fprintf(std.Err, "forgejo-mcp: unexpected argument %q; parameters are flags (--name value); see forgejo-mcp --cli %s --help\n", fs.Arg(0), name)
 		return ExitUsage
 	}
-	if cf.output != "text" && cf.output != "json" {
-		fmt.Fprintf(std.Err, "forgejo-mcp: unknown --output %q: use text or json\n", cf.output)
+	if err := cf.checkOutput(found, def); err != nil {
+		fmt.Fprintln(std.Err, "forgejo-mcp:", err)
 		return ExitUsage
 	}
 	if cf.help {
 		if found {
-			printToolHelp(std.Out, def, fs)
+			printToolHelp(std.Out, def)
 		} else {
-			fmt.Fprintf(std.Out, "forgejo-mcp --cli list [--output json] [--toolsets …] [--read-only]\n")
+			fmt.Fprintf(std.Out, "forgejo-mcp --cli list [--output table|json] [--toolsets …] [--tools …] [--read-only]\n  the tools offered, by toolset\n")
 		}
 		return ExitOK
 	}
 	if !fs.Changed("log-level") && env("FORGEJO_MCP_LOG_LEVEL") == "" {
 		cfg.LogLevel = "warn" // one-shot output stays clean; a call's failure is already printed
 	}
-	if err := cfg.resolve(env, found && !def.Offline); err != nil {
-		fmt.Fprintln(std.Err, "forgejo-mcp:", err)
-		return ExitUsage
+	needForge := found && !def.Offline
+	err = nil
+	if needForge || fs.Changed("profile") {
+		err = cfg.applyProfile(ctx, env)
 	}
-	defs, err := tool.Select(all, cfg.selection())
+	if err == nil {
+		err = cfg.resolve(env, needForge)
+	}
+	sel := cfg.selection()
+	selecting := !found || len(sel.Toolsets) > 0 || len(sel.Tools) > 0 || len(sel.Exclude) > 0 || sel.ReadOnly
+	var defs []tool.Def // the selection, when one is made
+	if err == nil && selecting {
+		defs, err = tool.Select(inventory(), sel)
+	}
 	if err != nil {
 		fmt.Fprintln(std.Err, "forgejo-mcp:", err)
 		return ExitUsage
@@ -92,21 +122,41 @@ func runCLI(ctx context.Context, before, after []string, std IO, env Env) int {
 	if !found {
 		return printList(std.Out, defs, cf.output)
 	}
-	if _, ok := tool.Find(defs, name); !ok {
+	offered := func(n string) (tool.Def, bool) {
+		if !selecting {
+			return operation.Find(n)
+		}
+		return tool.Find(defs, n)
+	}
+	if _, ok := offered(name); !ok {
 		fmt.Fprintf(std.Err, "forgejo-mcp: %s is not offered with the current --toolsets/--tools/--exclude-tools/--read-only selection\n", name)
 		return ExitUsage
 	}
 	args, err := cliArgs(fs, def, params, cf, std.In)
+	if err == nil {
+		err = repoContext(fs, def, args, cfg.URL, env)
+	}
 	if err != nil {
 		fmt.Fprintln(std.Err, "forgejo-mcp:", err)
 		return ExitUsage
 	}
+	if !cf.yes && def.Annotations.Destructive && isTerminalReader(std.In) {
+		if !confirm(std, def, args) {
+			fmt.Fprintln(std.Err, "forgejo-mcp: not confirmed; nothing was sent (--yes skips the question)")
+			return ExitToolError
+		}
+	}
 	runner := cfg.runner(newLogger(std.Err, &cfg))
-	res := runner.Call(ctx, def, args)
+	call := func(a map[string]any) *mcp.CallToolResult { return runner.Call(ctx, def, a) }
+	var res *mcp.CallToolResult
+	if cf.all {
+		res = callAll(ctx, std, call, def, args)
+	} else {
+		res = call(args)
+	}
 	if window := windowMax(def); cf.out != "" && window > 0 && !res.IsError && args["offset"] == nil && args["max_bytes"] == nil {
 		if _, _, inline := payload(res); !inline {
 			// Over the inline cap: read it in windows.
-			call := func(a map[string]any) *mcp.CallToolResult { return runner.Call(ctx, def, a) }
 			if err := pageOut(ctx, std, call, args, window, res, cf.out); err != nil {
 				fmt.Fprintln(std.Err, "forgejo-mcp:", err)
 				return ExitToolError
@@ -114,7 +164,14 @@ func runCLI(ctx context.Context, before, after []string, std IO, env Env) int {
 			return ExitOK
 		}
 	}
-	if err := printResult(std, res, cf); err != nil {
+	callTool := func(n string, a map[string]any) *mcp.CallToolResult {
+		d, ok := offered(n)
+		if !ok {
+			return tool.Error(n + " is not offered with the current selection")
+		}
+		return runner.Call(ctx, d, a)
+	}
+	if err := printResult(std, res, cf, def, args, callTool); err != nil {
 		fmt.Fprintln(std.Err, "forgejo-mcp:", err)
 		return ExitToolError
 	}
@@ -132,19 +189,39 @@ func runCLI(ctx context.Context, before, after []string, std IO, env Env) int {
 	return ExitOK
 }
 
-// register adds the flags of --cli mode; args, out and file only exist
-// for a tool (file only for one that uploads a file).
+// register adds the flags of --cli mode; args, out, all, yes and file
+// only exist for a tool (file only for one that uploads a file).
 func (cf *cliFlags) register(fs *pflag.FlagSet, forTool, withFile bool) {
-	fs.StringVar(&cf.output, "output", "text", "text (the result's text, JSON pretty-printed) or json (the whole MCP result)")
+	fs.StringVar(&cf.output, "output", "", "table (people: lists as tables, one object as fields and text; the default on a terminal), text (the result's text, JSON pretty-printed; the default otherwise), json (the result's JSON value) or mcp (the whole MCP result)")
 	fs.BoolVarP(&cf.help, "help", "h", false, "show this tool's parameters")
 	if forTool {
 		fs.StringVar(&cf.args, "args", "", "arguments as a JSON object ('-' reads standard input)")
 		fs.StringVar(&cf.out, "out", "", "write the file a result carries (blob, image or text file) to this file, read in windows when large; '-' is standard output")
+		fs.BoolVar(&cf.all, "all", false, fmt.Sprintf("a list tool: follow has_more through every page (at most %d items), at the largest page size", maxAllItems))
+		fs.BoolVarP(&cf.yes, "yes", "y", false, "a destructive tool: do not ask for confirmation on a terminal")
 	}
 	if withFile {
 		fs.StringVar(&cf.file, "file", "", "the file to upload: read and base64-encoded for you")
 	}
 }
+
+// checkOutput validates --output and --all for the command; an empty
+// --output means table on a terminal and text elsewhere, decided when
+// printing.
+func (cf *cliFlags) checkOutput(found bool, def tool.Def) error {
+	switch cf.output {
+	case "", "text", "json", "table", "mcp":
+	default:
+		return fmt.Errorf("unknown --output %q: use table, text, json or mcp (the whole MCP result, what --output json printed before)", cf.output)
+	}
+	if found && cf.all && !isList(def) {
+		return fmt.Errorf("--all is for list tools (with page and limit); %s answers in one piece", def.Name)
+	}
+	return nil
+}
+
+// errNoTool is a --cli command line without a tool name.
+var errNoTool = errors.New("--cli needs a tool name or 'list': forgejo-mcp --cli list | forgejo-mcp --cli TOOL --help | forgejo-mcp --cli help")
 
 // splitToolName finds the tool name in the arguments after --cli: the
 // first one that is neither a flag nor a flag's value, so server flags may
@@ -181,219 +258,45 @@ func splitToolName(after []string, env Env) (string, []string, error) {
 			}
 		}
 	}
-	return "", nil, errors.New("--cli needs a tool name or 'list': forgejo-mcp --cli list | forgejo-mcp --cli TOOL --help")
+	return "", nil, errNoTool
 }
 
-func normalizeFlag(_ *pflag.FlagSet, n string) pflag.NormalizedName {
-	return pflag.NormalizedName(strings.ReplaceAll(n, "_", "-"))
-}
-
-// didYouMean is the "; did you mean …?" hint for an unknown tool name, or "".
-func didYouMean(name string, all []tool.Def) string {
-	names := make([]string, len(all))
-	for i, d := range all {
-		names[i] = d.Name
-	}
-	if hint := tool.Suggest(name, names); hint != "" {
-		return fmt.Sprintf("; did you mean %q?", hint)
-	}
-	return ""
-}
-
-// paramFlags registers one typed flag per parameter and returns, for each,
-// a getter of its parsed value.
-func paramFlags(fs *pflag.FlagSet, d tool.Def) map[string]func() any {
-	get := make(map[string]func() any, len(d.Params))
-	for _, p := range d.Params {
-		if fs.Lookup(p.Name) != nil {
-			continue // a server flag of the same name; --args still reaches it
+// wantsHelp says whether args ask for help (--help or -h).
+func wantsHelp(args []string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
 		}
-		switch p.Type {
-		case tool.TypeInteger:
-			v := fs.Int64(p.Name, 0, p.Description)
-			get[p.Name] = func() any { return *v }
-		case tool.TypeBoolean:
-			v := fs.Bool(p.Name, false, p.Description)
-			get[p.Name] = func() any { return *v }
-		case tool.TypeList:
-			v := fs.StringSlice(p.Name, nil, p.Description+" (comma-separated or repeated)")
-			get[p.Name] = func() any { return *v }
-		default:
-			v := fs.String(p.Name, "", p.Description)
-			get[p.Name] = func() any { return *v }
-		}
-	}
-	return get
-}
-
-// cliArgs merges --args (or standard input) with the typed flags, which
-// win where both give a value.
-func cliArgs(fs *pflag.FlagSet, d tool.Def, params map[string]func() any, cf cliFlags, stdin io.Reader) (map[string]any, error) {
-	args := map[string]any{}
-	src := []byte(cf.args)
-	if cf.args == "-" || (cf.args == "" && fs.NFlag() == 0 && isPipe(stdin)) {
-		b, err := io.ReadAll(io.LimitReader(stdin, 64<<20))
-		if err != nil {
-			return nil, fmt.Errorf("reading arguments from standard input: %v", err)
-		}
-		src = b
-	}
-	if len(bytes.TrimSpace(src)) > 0 {
-		if err := json.Unmarshal(src, &args); err != nil {
-			return nil, fmt.Errorf("--args is not a JSON object: %v", err)
-		}
-	}
-	for name, get := range params {
-		if fs.Changed(name) {
-			args[name] = get()
-		}
-	}
-	if cf.file != "" {
-		b, err := os.ReadFile(cf.file)
-		if err != nil {
-			return nil, fmt.Errorf("--file %s: %v", cf.file, errors.Unwrap(err))
-		}
-		args[d.CLIFile] = base64.StdEncoding.EncodeToString(b)
-		if _, ok := args["filename"]; !ok && hasParam(d, "filename") {
-			args["filename"] = filepath.Base(cf.file)
-		}
-	}
-	return args, nil
-}
-
-func hasParam(d tool.Def, name string) bool {
-	for _, p := range d.Params {
-		if p.Name == name {
+		if a == "--help" || a == "-h" {
 			return true
 		}
 	}
 	return false
 }
 
-// isPipe reports whether r is a pipe or file rather than a terminal, so
-// JSON piped in is read while an interactive shell is not waited on.
-func isPipe(r io.Reader) bool {
-	f, ok := r.(*os.File)
-	if !ok {
-		return r != nil
+// cliFlagError is flagError for --cli, which also says when -R was given
+// to a tool that takes no repository.
+func cliFlagError(fs *pflag.FlagSet, err error, def tool.Def, name string) error {
+	var missing *pflag.NotExistError
+	if errors.As(err, &missing) && missing.GetSpecifiedShortnames() != "" && missing.GetSpecifiedName() == "R" {
+		return fmt.Errorf("-R OWNER/REPO: %s takes no repository; see forgejo-mcp --cli %s --help", def.Name, name)
 	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice == 0 && (st.Mode()&os.ModeNamedPipe != 0 || st.Mode().IsRegular())
+	return flagError(fs, err, "forgejo-mcp --cli "+name+" --help")
 }
 
-func printList(w io.Writer, defs []tool.Def, output string) int {
-	if output == "json" {
-		type entry struct {
-			Name        string `json:"name"`
-			Toolset     string `json:"toolset"`
-			Description string `json:"description"`
-			ReadOnly    bool   `json:"read_only"`
-			Destructive bool   `json:"destructive"`
-		}
-		list := make([]entry, len(defs))
-		for i, d := range defs {
-			list[i] = entry{d.Name, d.Toolset.ID, d.Description, d.Annotations.ReadOnly, d.Annotations.Destructive}
-		}
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		_ = enc.Encode(list)
-		return ExitOK
+func toolNames(all []tool.Def) []string {
+	names := make([]string, len(all))
+	for i, d := range all {
+		names[i] = d.Name
 	}
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	for _, d := range defs {
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", d.Name, d.Toolset, d.Description)
-	}
-	_ = tw.Flush()
-	return ExitOK
+	return names
 }
 
-func printToolHelp(w io.Writer, d tool.Def, fs *pflag.FlagSet) {
-	fmt.Fprintf(w, "%s (%s toolset, %s)\n  %s\n\nParameters:\n", d.Name, d.Toolset, tool.AnnotationSummary(d.Annotations), d.Description)
-	for _, p := range d.Params {
-		summary := tool.ParamSummary(p)
-		if p.Name == d.CLIFile {
-			summary += "; or pass the file itself with --file PATH"
-		}
-		fmt.Fprintf(w, "  --%-16s %-8s %s\n", strings.ReplaceAll(p.Name, "_", "-"), p.Type, summary)
+// didYouMeanWord is the "; did you mean …?" hint for an unknown name
+// among names, or "".
+func didYouMeanWord(name string, names []string) string {
+	if hint := tool.Suggest(name, names); hint != "" {
+		return fmt.Sprintf("; did you mean %q?", hint)
 	}
-	if d.CLIFile != "" {
-		fmt.Fprintf(w, "  --%-16s %-8s %s\n", "file", "path", fmt.Sprintf(
-			"The file to upload: read and base64-encoded into --%s for you, the way to pass content on the command line", strings.ReplaceAll(d.CLIFile, "_", "-")))
-	}
-	if len(d.Params) == 0 {
-		fmt.Fprintln(w, "  (none)")
-	}
-	fmt.Fprintln(w, "\nAlso: --args JSON (or '-' for standard input), --output text|json, --out FILE, and the server flags (--url, --token-file, …).")
-}
-
-// printResult writes the result: its text (JSON pretty-printed) or the
-// whole MCP result, and saves the file it carries to --out. Binary content
-// is never dropped silently: without --out a line says what there is.
-func printResult(std IO, res *mcp.CallToolResult, cf cliFlags) error {
-	if cf.out != "" && !res.IsError {
-		if err := saveOne(std, res, cf.out); err != nil {
-			return err
-		}
-		if cf.out == "-" {
-			std.Out = std.Err // the file went to standard output
-		}
-		if metaString(res, "content") == "text" && cf.output != "json" {
-			// The text file is saved, not printed as well.
-			res = &mcp.CallToolResult{Content: res.Content[:len(res.Content)-1]}
-		}
-	}
-	if cf.output == "json" {
-		enc := json.NewEncoder(std.Out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(res)
-	}
-	w := std.Out
-	if res.IsError {
-		w = std.Err
-	}
-	for _, c := range res.Content {
-		switch c := c.(type) {
-		case mcp.TextContent:
-			fmt.Fprintln(w, prettyJSON(c.Text))
-		default:
-			if _, desc, ok := binaryContent(c); ok && cf.out == "" {
-				fmt.Fprintf(w, "[%s: use --out FILE to save it]\n", desc)
-			}
-		}
-	}
-	return nil
-}
-
-// binaryContent decodes an image or blob resource content.
-func binaryContent(c mcp.Content) ([]byte, string, bool) {
-	var data, mime, what string
-	switch c := c.(type) {
-	case mcp.ImageContent:
-		data, mime, what = c.Data, c.MIMEType, "image"
-	case mcp.EmbeddedResource:
-		blob, ok := c.Resource.(mcp.BlobResourceContents)
-		if !ok {
-			return nil, "", false
-		}
-		data, mime, what = blob.Blob, blob.MIMEType, "blob "+blob.URI
-	default:
-		return nil, "", false
-	}
-	b, err := base64.StdEncoding.DecodeString(data)
-	if err != nil {
-		return nil, "", false
-	}
-	return b, fmt.Sprintf("%s, %s, %d bytes", what, mime, len(b)), true
-}
-
-func prettyJSON(s string) string {
-	t := strings.TrimSpace(s)
-	if !strings.HasPrefix(t, "{") && !strings.HasPrefix(t, "[") {
-		return s
-	}
-	var buf bytes.Buffer
-	if json.Indent(&buf, []byte(t), "", "  ") != nil {
-		return s
-	}
-	return buf.String()
+	return ""
 }

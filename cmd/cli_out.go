@@ -208,7 +208,7 @@ func pageOut(ctx context.Context, std IO, call func(map[string]any) *mcp.CallToo
 	}
 	want, wantSize := fileSHA256(meta(first)), fileSize(meta(first))
 	whole := sha256.New()
-	progress := isTerminal(std.Err)
+	progress := isTerminalWriter(std.Err)
 	var offset, total int64 = 0, -1
 	windows := 0
 	for {
@@ -287,15 +287,4 @@ func resultText(res *mcp.CallToolResult) string {
 		}
 	}
 	return "no message"
-}
-
-// isTerminal says whether w is a terminal, where a progress line helps
-// rather than litters a log.
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }

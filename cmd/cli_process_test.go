@@ -48,7 +48,7 @@ func TestCLIProcessRedactsBlobURI(t *testing.T) {
 	uuid := "0a1b2c3d-0000-4000-8000-000000000001"
 	f.TokenLinkedAttachment(uuid)
 	file := filepath.Join(t.TempDir(), "notes.bin")
-	for _, output := range []string{"text", "json"} {
+	for _, output := range []string{"text", "json", "mcp"} {
 		t.Run(output, func(t *testing.T) {
 			code, stdout, stderr := runCLIProcess(t, f.URL, "--cli", "download_issue_attachment",
 				"--owner", "o", "--repo", "r", "--index", "3", "--attachment-id", "7", "--out", file, "--output", output)
@@ -58,7 +58,7 @@ func TestCLIProcessRedactsBlobURI(t *testing.T) {
 			assert.Equal(t, "he\x00lo", string(b))
 			assert.NotContains(t, stdout+stderr, fakeforge.Token)
 			assert.Contains(t, stderr, "wrote 5 bytes (blob forgejo://o/r/issues/3/attachments/7, application/octet-stream, 5 bytes) to "+file)
-			if output == "json" {
+			if output == "mcp" {
 				assert.Contains(t, stdout, `"uri": "forgejo://o/r/issues/3/attachments/7"`)
 			}
 		})

@@ -59,7 +59,8 @@ func TestCLI(t *testing.T) {
 		{name: "flag wins over args", env: env, args: []string{"--cli", "get_issue_by_index", "--args", `{"owner":"o","repo":"r","index":9}`, "--index", "3"}, out: `"number": 3`},
 		{name: "server flag after the tool", args: []string{"--cli", "get_my_user_info", "--url", f.URL}, env: map[string]string{"FORGEJO_ACCESS_TOKEN": fakeforge.Token}, out: `"login": "alice"`},
 		{name: "server flag before --cli", args: []string{"--url", f.URL, "--cli", "get_my_user_info"}, out: `"login": "alice"`},
-		{name: "output json is the whole result", env: env, args: []string{"--cli", "get_my_user_info", "--output", "json"}, out: `"type": "text"`},
+		{name: "output mcp is the whole result", env: env, args: []string{"--cli", "get_my_user_info", "--output", "mcp"}, out: `"type": "text"`},
+		{name: "output json is the result's JSON", env: env, args: []string{"--cli", "get_my_user_info", "--output", "json"}, out: "{\n  \"id\": 0,\n  \"login\": \"alice\""},
 		{name: "tool error exits 1", env: env, args: []string{"--cli", "get_issue_by_index", "--owner", "o", "--repo", "r", "--index", "4"}, code: 1, err: "issue o/r#4 not found (404)"},
 		{name: "missing required argument exits 2", env: env, args: []string{"--cli", "get_issue_by_index", "--owner", "o", "--repo", "r"}, code: 2, err: `missing required argument "index"`},
 		{name: "missing required argument says where help is", env: env, args: []string{"--cli", "get_issue_by_index", "--owner", "o", "--repo", "r"}, code: 2, err: "see forgejo-mcp --cli get_issue_by_index --help"},
@@ -130,12 +131,19 @@ func TestToolParamsDoNotShadowFlags(t *testing.T) {
 	var cfg Config
 	fs := pflag.NewFlagSet("x", pflag.ContinueOnError)
 	cfg.registerFlags(fs, func(string) string { return "" })
-	for _, reserved := range []string{"args", "output", "out", "file", "help"} {
+	for _, reserved := range []string{"args", "output", "out", "file", "help", "all", "yes"} {
 		fs.Bool(reserved, false, "")
 	}
 	for _, d := range operation.All() {
+		names := map[string]bool{}
+		for _, p := range d.Params {
+			names[p.Name] = true
+		}
 		for _, p := range d.Params {
 			assert.Nil(t, fs.Lookup(strings.ReplaceAll(p.Name, "_", "-")), "%s parameter %s collides with a flag", d.Name, p.Name)
+			if longText(p) {
+				assert.False(t, names[p.Name+"_file"], "%s parameter %s_file collides with --%s-file", d.Name, p.Name, p.Name)
+			}
 		}
 	}
 }

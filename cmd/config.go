@@ -14,7 +14,6 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"codeberg.org/forgejo-mcp/forgejo-mcp/operation"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/rpcguard"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/stdio"
@@ -25,6 +24,7 @@ import (
 // Config is everything flags and environment decide, in one value.
 type Config struct {
 	RawURL    string
+	Profile   string   // a stored forge (profile.go), used when no URL is given
 	URL       *url.URL // nil when no forge is configured
 	TokenFile string
 	Token     string // never printed or logged
@@ -57,8 +57,10 @@ type Config struct {
 	ShowVersion        bool
 	HTTP               HTTPConfig
 
-	argvToken string        // set only if someone passes --token, to refuse it
-	observer  tool.Observer // metrics of the HTTP transport; nil on stdio
+	argvToken    string        // set only if someone passes --token, to refuse it
+	profileToken string        // the token of the profile applyProfile chose
+	notes        []string      // warnings for the log once it exists (a profile not used)
+	observer     tool.Observer // metrics of the HTTP transport; nil on stdio
 }
 
 // Env is how the process reads its environment; tests pass their own.
@@ -67,13 +69,14 @@ type Env func(string) string
 // registerFlags adds the server flags to fs, with defaults from env.
 func (c *Config) registerFlags(fs *pflag.FlagSet, env Env) {
 	fs.StringVar(&c.RawURL, "url", env("FORGEJO_URL"), "forge base URL, e.g. https://codeberg.org (env FORGEJO_URL)")
+	fs.StringVar(&c.Profile, "profile", env("FORGEJO_MCP_PROFILE"), "use this stored forge and token (forgejo-mcp login); default: the default profile, when neither --url nor FORGEJO_URL is set")
 	fs.StringVar(&c.TokenFile, "token-file", env("FORGEJO_TOKEN_FILE"), "read the access token from this file (env FORGEJO_TOKEN_FILE; default: env FORGEJO_ACCESS_TOKEN)")
 	fs.StringVar(&c.argvToken, "token", "", "refused: a token on the command line leaks into process lists and shell history")
 	_ = fs.MarkHidden("token")
 	fs.StringVar(&c.UserAgent, "user-agent", envOr(env, "FORGEJO_USER_AGENT", version.UserAgent()), "User-Agent sent to the forge (env FORGEJO_USER_AGENT)")
 	fs.StringVar(&c.LogLevel, "log-level", envOr(env, "FORGEJO_MCP_LOG_LEVEL", "info"), "log level on stderr: debug, info, warn or error")
 	fs.StringVar(&c.Transport, "transport", envOr(env, "FORGEJO_MCP_TRANSPORT", "stdio"), "MCP transport: stdio or http")
-	fs.StringVar(&c.Toolsets, "toolsets", env("FORGEJO_MCP_TOOLSETS"), "comma-separated toolsets to offer: all, default (when not given; --cli reaches all), NAME, +NAME to add to the default, -NAME to leave out:"+operation.ToolsetHelp(operation.All()))
+	fs.StringVar(&c.Toolsets, "toolsets", env("FORGEJO_MCP_TOOLSETS"), "comma-separated toolsets to offer: all, default (when not given; --cli reaches all), NAME, +NAME to add to the default, -NAME to leave out (listed below)")
 	fs.BoolVar(&c.DynamicToolsets, "dynamic-toolsets", env("FORGEJO_MCP_DYNAMIC_TOOLSETS") == "true", "stdio: start with the selected toolsets and offer tools that list the others and enable one")
 	fs.StringVar(&c.Tools, "tools", env("FORGEJO_MCP_TOOLS"), "comma-separated allow-list of tool names")
 	fs.StringVar(&c.ExcludeTools, "exclude-tools", env("FORGEJO_MCP_EXCLUDE_TOOLS"), "comma-separated tool names to leave out")
@@ -155,7 +158,7 @@ func (c *Config) resolve(env Env, needForge bool) error {
 	c.TLS = tlsConfig
 	if strings.TrimSpace(c.RawURL) == "" {
 		if needForge {
-			return usagef("no forge configured: set --url or FORGEJO_URL (e.g. https://codeberg.org)")
+			return usagef("no forge configured: set --url or FORGEJO_URL (e.g. https://codeberg.org), or store one with forgejo-mcp login")
 		}
 	} else {
 		u, err := forgejo.ParseBaseURL(c.RawURL)
@@ -173,6 +176,8 @@ func (c *Config) resolve(env Env, needForge bool) error {
 		if c.Token == "" {
 			return usagef("--token-file %s is empty", c.TokenFile)
 		}
+	} else if c.profileToken != "" {
+		c.Token = c.profileToken
 	} else {
 		c.Token = strings.TrimSpace(env("FORGEJO_ACCESS_TOKEN"))
 	}

@@ -38,32 +38,39 @@ type IO struct {
 // Main runs forgejo-mcp with args (without the program name) and returns
 // the exit code. ctx ends on SIGINT or SIGTERM.
 func Main(ctx context.Context, args []string, std IO, env Env) int {
+	if len(args) > 0 {
+		if sub := subcommand(args[0]); sub != nil {
+			return sub(ctx, args[1:], std, env)
+		}
+	}
 	if i := indexOf(args, "--cli"); i >= 0 {
 		return runCLI(ctx, args[:i], args[i+1:], std, env)
 	}
 	var cfg Config
-	fs := pflag.NewFlagSet("forgejo-mcp", pflag.ContinueOnError)
-	fs.SetOutput(std.Err)
-	cfg.registerFlags(fs, env)
+	fs := serverFlags(&cfg, env)
 	// --output here only shapes --version (--cli has its own).
 	versionOutput := fs.String("output", "text", "with --version: text or json (version, commit, go_version)")
-	fs.Usage = func() {
-		fmt.Fprintf(std.Err, "forgejo-mcp: an MCP server for Forgejo\n\nUsage:\n  forgejo-mcp [flags]                      serve MCP on stdio\n  forgejo-mcp --cli list                   list the tools\n  forgejo-mcp --cli TOOL [--args JSON] [--PARAM VALUE ...]\n\nThe token comes from FORGEJO_ACCESS_TOKEN or --token-file, never from a flag value.\n\nFlags:\n%s", fs.FlagUsages())
-	}
+	onceOnly(fs)
+	fs.Usage = func() { printServerHelp(std.Out, fs, env) }
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			return ExitOK
 		}
+		fmt.Fprintln(std.Err, "forgejo-mcp:", flagError(fs, err, "forgejo-mcp --help"))
 		return ExitUsage
 	}
 	if cfg.ShowVersion {
 		return printVersion(std, *versionOutput)
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(std.Err, "forgejo-mcp: unexpected argument %q (did you mean --cli %s?)\n", fs.Arg(0), fs.Arg(0))
+		fmt.Fprintf(std.Err, "forgejo-mcp: unexpected argument %q%s; see forgejo-mcp --help\n", fs.Arg(0), argHint(fs.Arg(0)))
 		return ExitUsage
 	}
-	if err := cfg.resolve(env, true); err != nil {
+	err := cfg.applyProfile(ctx, env)
+	if err == nil {
+		err = cfg.resolve(env, true)
+	}
+	if err != nil {
 		fmt.Fprintln(std.Err, "forgejo-mcp:", err)
 		return ExitUsage
 	}
@@ -108,6 +115,38 @@ func Main(ctx context.Context, args []string, std IO, env Env) int {
 	return ExitOK
 }
 
+// subcommand is the command a first argument names, or nil: the server
+// and --cli are flags, the few commands around them words.
+func subcommand(name string) func(context.Context, []string, IO, Env) int {
+	switch name {
+	case "login":
+		return runLogin
+	case "logout":
+		return runLogout
+	case "completion":
+		return runCompletion
+	case completeCommand:
+		return runComplete
+	}
+	return nil
+}
+
+// argHint is a "did you mean" for a word given to the server: a tool name
+// meant for --cli, or a subcommand misspelt.
+func argHint(arg string) string {
+	all := operation.All()
+	if _, ok := tool.Find(all, arg); ok {
+		return fmt.Sprintf(" (did you mean --cli %s?)", arg)
+	}
+	if hint := tool.Suggest(arg, []string{"login", "logout", "completion"}); hint != "" {
+		return fmt.Sprintf(" (did you mean forgejo-mcp %s?)", hint)
+	}
+	if hint := tool.Suggest(arg, toolNames(all)); hint != "" {
+		return fmt.Sprintf(" (did you mean --cli %s?)", hint)
+	}
+	return ""
+}
+
 // serveStdio serves s on the process's standard streams through the
 // project's own bounded stdio front (pkg/stdio) rather than mcp-go's, which
 // reads unbounded lines and replies to cancelled requests.
@@ -125,7 +164,11 @@ func serveStdio(ctx context.Context, s *server.MCPServer, std IO, cfg *Config, a
 // own token reaches it through the request's context (httpserver).
 func newLogger(w io.Writer, cfg *Config) *slog.Logger {
 	level, _ := cfg.logLevel()
-	return slog.New(redact.NewHandler(slog.NewTextHandler(w, &slog.HandlerOptions{Level: level}), cfg.Token))
+	logger := slog.New(redact.NewHandler(slog.NewTextHandler(w, &slog.HandlerOptions{Level: level}), cfg.Token))
+	for _, n := range cfg.notes {
+		logger.Warn(n)
+	}
+	return logger
 }
 
 // printVersion prints the build's version as text or JSON.

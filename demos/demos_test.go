@@ -36,7 +36,7 @@ import (
 const blockTimeout = 3 * time.Minute
 
 // tools are what the documents run besides forgejo-mcp.
-var tools = []string{"bash", "sed", "awk", "sha256sum", "base64", "head", "seq", "curl", "python3"}
+var tools = []string{"bash", "sed", "awk", "sha256sum", "base64", "head", "seq", "curl", "python3", "git", "script", "column", "stat", "tr"}
 
 func TestDemos(t *testing.T) {
 	docs, err := filepath.Glob("*.md")

@@ -1,6 +1,7 @@
 // Command gendocs regenerates the files derived from the tool inventory:
-// the README's tool table, its Forgejo/Gitea compatibility table and the
-// per-tool schema snapshots. `make docs` runs it; a
+// the README's tool table, its Forgejo/Gitea compatibility table, the
+// per-tool schema snapshots and operation/index_gen.go (which part of the
+// inventory defines each tool, for a one-tool lookup). `make docs` runs it; a
 // test fails when either has drifted.
 package main
 
@@ -35,6 +36,13 @@ func run() error {
 		return err
 	}
 	if err := os.WriteFile("README.md", readme, 0o644); err != nil {
+		return err
+	}
+	index, err := operation.IndexFile()
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join("operation", "index_gen.go"), index, 0o644); err != nil {
 		return err
 	}
 	return operation.WriteSnapshots(filepath.Join("operation", operation.SnapshotDir), all)

@@ -4,7 +4,10 @@
 // arguments, an ordinary tool's or _meta) and real 10 MiB uploads to the
 // live forge, on stdio (one message per fresh process) and on streamable
 // HTTP (four maximum-size bodies at once per fresh process), measured as
-// the process's VmHWM against the targets of docs/hardening.md.
+// the process's VmHWM against the targets of docs/hardening.md; PDF bombs
+// downloaded on stdio; and a whole one-shot --cli download of issue 22's
+// 10 MiB PDF, measured from the exited process's rusage (cli_test.go says
+// why a fresh starter process runs it).
 //
 // scripts/check runs it as its own step (FORGEJO_MCP_MEMCHECK=1, with the
 // live forge's FORGEJO_TEST_* variables). MEMCHECK_BIN measures another

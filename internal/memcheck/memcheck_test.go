@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -19,8 +20,11 @@ import (
 const (
 	stdioTargetMB = 128
 	// pdfTargetMB bounds one download of a hostile PDF, text extracted.
-	pdfTargetMB  = 64
-	httpTargetMB = 256
+	pdfTargetMB = 64
+	// cliPDFTargetMB bounds a whole one-shot --cli download of the 10 MiB
+	// PDF of issue 22, its text extracted.
+	cliPDFTargetMB = 40
+	httpTargetMB   = 256
 	// maxMessage is the largest message both transports accept at default
 	// limits: --max-frame-bytes and --http-max-body-bytes (16 MiB).
 	maxMessage = 16 << 20
@@ -119,6 +123,29 @@ func TestPeakRSS(t *testing.T) {
 			return p.peak(t), "downloaded, text: " + pdfNote(reply)
 		})
 	}
+
+	// --cli: the whole one-shot process that downloads issue 22's 10 MiB
+	// PDF (500 pages) and extracts its text up to the text budget.
+	run("cli/download-pdf-10MiB", cliPDFTargetMB, func(t *testing.T) (int64, string) {
+		file := filepath.Join(t.TempDir(), "ten.pdf")
+		if err := os.WriteFile(file, pdfgen.TenMiB(), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		up, _ := runCLI(t, bin, forge.URL, env, "create_issue_attachment", "--max-upload-bytes", "16777216",
+			"--owner", owner, "--repo", repo, "--index", fmt.Sprint(index), "--file", file)
+		var att struct {
+			ID int64 `json:"id"`
+		}
+		if err := json.Unmarshal(up, &att); err != nil || att.ID == 0 {
+			t.Fatalf("no attachment id in %.300s", up)
+		}
+		out, peak := runCLI(t, bin, forge.URL, env, "download_issue_attachment",
+			"--owner", owner, "--repo", repo, "--index", fmt.Sprint(index), "--attachment-id", fmt.Sprint(att.ID))
+		if !bytes.Contains(out, []byte(`"page_count": 500`)) || !bytes.Contains(out, []byte("--- page 1 of 500 ---")) {
+			t.Fatalf("no PDF text in the download: %.300s", out)
+		}
+		return peak, "downloaded, text of the first pages"
+	})
 
 	// HTTP: four maximum-size bodies at once per fresh process.
 	for _, s := range hostile() {

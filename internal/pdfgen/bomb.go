@@ -2,8 +2,11 @@ package pdfgen
 
 import (
 	"bytes"
-	"compress/zlib"
+	"compress/flate"
+	"encoding/binary"
 	"fmt"
+	"hash/adler32"
+	"io"
 	"strings"
 )
 
@@ -45,21 +48,67 @@ func (b Bomb) PDF() []byte {
 	default:
 		panic("unknown bomb " + string(b))
 	}
-	var z bytes.Buffer
-	w, _ := zlib.NewWriterLevel(&z, zlib.BestCompression)
-	_, _ = w.Write([]byte("BT /F1 12 Tf 72 720 Td (before the bomb) Tj " + open))
-	chunk := []byte(strings.Repeat(unit, 64<<10/len(unit)))
-	for n := 0; n+len(chunk) < budget-64; n += len(chunk) {
-		_, _ = w.Write(chunk)
-	}
-	_, _ = w.Write([]byte(close + " ET"))
-	_ = w.Close()
+	z := repeated("BT /F1 12 Tf 72 720 Td (before the bomb) Tj "+open, unit, close+" ET", budget)
 	return Raw(
 		"<< /Type /Catalog /Pages 2 0 R >>",
 		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
 		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica >> >> >> >>",
-		fmt.Sprintf("<< /Length %d /Filter /FlateDecode >>\nstream\n%s\nendstream", z.Len(), z.Bytes()),
+		fmt.Sprintf("<< /Length %d /Filter /FlateDecode >>\nstream\n%s\nendstream", len(z), z),
 	)
+}
+
+// repeated is the zlib stream of head, unit repeated to about size bytes,
+// and tail, built without compressing size bytes: one 64 KiB chunk of
+// units is deflated alone and its blocks repeated (a deflate block that
+// refers only to itself is valid anywhere once the stream is byte-aligned,
+// which a sync flush makes it), and the checksum is combined from the
+// chunk's. So a 32 MiB bomb costs a few milliseconds, even under -race.
+func repeated(head, unit, tail string, size int) []byte {
+	chunk := []byte(strings.Repeat(unit, 64<<10/len(unit)))
+	n := (size - len(head) - len(tail)) / len(chunk)
+	var z bytes.Buffer
+	z.Write([]byte{0x78, 0xda}) // zlib: deflate, 32 KiB window, best compression
+	deflate(&z, []byte(head), false)
+	at := z.Len()
+	deflate(&z, chunk, false)
+	block := append([]byte(nil), z.Bytes()[at:]...)
+	for range n - 1 {
+		z.Write(block)
+	}
+	deflate(&z, []byte(tail), true)
+	sum := adler32.Checksum([]byte(head))
+	one := adler32.Checksum(chunk)
+	for range n {
+		sum = adlerCombine(sum, one, len(chunk))
+	}
+	sum = adlerCombine(sum, adler32.Checksum([]byte(tail)), len(tail))
+	return binary.BigEndian.AppendUint32(z.Bytes(), sum)
+}
+
+// deflate appends data as byte-aligned deflate blocks that refer to
+// nothing before them; last ends the stream.
+func deflate(w io.Writer, data []byte, last bool) {
+	f, _ := flate.NewWriter(w, flate.BestCompression)
+	_, _ = f.Write(data)
+	if last {
+		_ = f.Close()
+		return
+	}
+	_ = f.Flush()
+}
+
+// adlerCombine is the Adler-32 of A then B from theirs and B's length
+// (zlib's adler32_combine).
+func adlerCombine(a, b uint32, lenB int) uint32 {
+	const mod = 65521
+	rem := uint32(lenB % mod)
+	s1 := a & 0xffff
+	s2 := rem * s1 % mod
+	s1 += b&0xffff + mod - 1
+	s2 += a>>16 + b>>16 + mod - rem
+	s1 %= mod
+	s2 %= mod
+	return s2<<16 | s1
 }
 
 // prevLoop is a one-page PDF with two cross-reference tables, each the

@@ -102,6 +102,23 @@ func Raw(objs ...string) []byte {
 	return w.finish(len(objs) + 1)
 }
 
+// TenMiB is the 10 MiB PDF of the speed and memory targets (issue 22):
+// 500 Flate-compressed pages of text in three fonts, every tenth page a
+// scanned image, padded with an incompressible stream the way embedded
+// images fill real files.
+func TenMiB() []byte {
+	fonts := []string{"Helvetica", "Times-Roman", "Courier"}
+	pages := make([]Page, 500)
+	for i := range pages {
+		lines := make([]string, 40)
+		for j := range lines {
+			lines[j] = fmt.Sprintf("Page %d line %d: the quick brown fox jumps over the lazy dog.", i+1, j+1)
+		}
+		pages[i] = Page{Font: fonts[i%3], Lines: lines, Image: i%10 == 9}
+	}
+	return Doc(Options{Compress: true, PadTo: 10 << 20}, pages...)
+}
+
 // Text is a one-page PDF showing lines in Helvetica.
 func Text(lines ...string) []byte { return Doc(Options{}, Page{Lines: lines}) }
 

@@ -35,14 +35,16 @@ const scanPageSize = 50
 // requests): past it, the result says how far it looked.
 const maxScanPages = 10
 
-// shaPattern is a full or abbreviated commit SHA.
-var shaPattern = regexp.MustCompile(`^[0-9a-fA-F]{7,64}$`)
+// shaPattern is a full or abbreviated commit SHA: 7 hex digits or more,
+// the 64 at most checked by MaxLen (a {7,64} repetition compiles to 64
+// copies, which every process start would pay for).
+var shaPattern = regexp.MustCompile(`^[0-9a-fA-F]{7}[0-9a-fA-F]*$`)
 
 func listPullsParams() []tool.Param {
 	return []tool.Param{tool.Owner(), tool.Repo(), tool.State(),
 		tool.Str("head", "Head branch (owner:branch for a fork)"),
 		tool.Str("base", "Base branch"),
-		tool.Str("sha", "Head or merge commit SHA", tool.Match(shaPattern, "a commit SHA, 7 to 64 hex digits")),
+		tool.Str("sha", "Head or merge commit SHA", tool.MaxLen(64), tool.Match(shaPattern, "a commit SHA, 7 to 64 hex digits")),
 		tool.Named("author", "Author login").Optional(),
 		tool.Strs("labels", "Label names, all required"),
 		tool.Int("milestone", "Milestone ID", tool.AtLeast(1)),

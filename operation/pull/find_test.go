@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -12,6 +13,7 @@ import (
 
 	"codeberg.org/forgejo-mcp/forgejo-mcp/internal/fakeforge"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/pull"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
 )
 
 // fakePull is a pull request of o/r (repository 9) numbered n, from branch
@@ -156,4 +158,15 @@ func TestFindPullsRefusesBadFilters(t *testing.T) {
 	require.True(t, res.IsError)
 	assert.Contains(t, fakeforge.Text(t, res), "sha")
 	assert.Empty(t, f.Requests())
+}
+
+// TestFindPullsSHABounds: a commit SHA is 7 to 64 hex digits.
+func TestFindPullsSHABounds(t *testing.T) {
+	def, ok := tool.Find(pull.Tools(), "list_repo_pull_requests")
+	require.True(t, ok)
+	for sha, ok := range map[string]bool{"abcdef0": true, strings.Repeat("a", 64): true,
+		"abcdef": false, strings.Repeat("a", 65): false, "abcdefg": false} {
+		_, err := def.Parse(map[string]any{"owner": "o", "repo": "r", "sha": sha})
+		assert.Equal(t, ok, err == nil, "%s: %v", sha, err)
+	}
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"regexp"
 
 	sdk "codeberg.org/mvdkleijn/forgejo-sdk/forgejo/v3"
 
@@ -33,8 +32,20 @@ func missingAs500(ctx context.Context, c *forgejo.Client, a tool.Args, err error
 	return err
 }
 
-// hexSHA is a full or abbreviated commit SHA.
-var hexSHA = regexp.MustCompile(`^[0-9a-fA-F]{4,64}$`)
+// isHexSHA says whether ref is a full or abbreviated commit SHA: 4 to 64
+// hex digits (a function, not a {4,64} regexp, whose 64 compiled copies
+// every process would pay for at start).
+func isHexSHA(ref string) bool {
+	if len(ref) < 4 || len(ref) > 64 {
+		return false
+	}
+	for _, c := range ref {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+			return false
+		}
+	}
+	return true
+}
 
 // refSegment returns ref (a commit SHA, branch or tag; "" for the default
 // branch) as a route segment: a SHA as given, any other name resolved to
@@ -43,7 +54,7 @@ var hexSHA = regexp.MustCompile(`^[0-9a-fA-F]{4,64}$`)
 // travel in one route segment (a proxy in front of the forge may decode
 // %2F and reach another route), and a query is never split or folded.
 func refSegment(ctx context.Context, c *forgejo.Client, a tool.Args, ref string) (string, error) {
-	if hexSHA.MatchString(ref) {
+	if isHexSHA(ref) {
 		return ref, nil
 	}
 	list, resp, err := c.SDK(ctx).ListRepoCommits(a.String("owner"), a.String("repo"), sdk.ListCommitOptions{

@@ -23,7 +23,7 @@ func notificationTools() []tool.Def {
 			Name: "check_notifications", Toolset: NotificationToolset,
 			Title: "List my notifications", Output: tool.ListPage[Notification]{},
 			Description: "List the token user's unread notifications, newest first",
-			Params: []tool.Param{tool.Bool("all", "Include read ones", tool.Default(false)),
+			Params: []tool.Param{tool.Bool("include_read", "Include read ones", tool.Default(false)),
 				tool.Since("updated"), tool.Before("updated"), tool.Page(), tool.Limit()},
 			Annotations: tool.Read(), Handler: listNotifications,
 		},
@@ -32,7 +32,7 @@ func notificationTools() []tool.Def {
 			Title: "List a repository's notifications", Output: tool.ListPage[Notification]{},
 			Description: "List the token user's unread notifications about one repository",
 			Params: []tool.Param{tool.Owner(), tool.Repo(),
-				tool.Bool("all", "Include read ones", tool.Default(false)),
+				tool.Bool("include_read", "Include read ones", tool.Default(false)),
 				tool.Since("updated"), tool.Before("updated"), tool.Page(), tool.Limit()},
 			Annotations: tool.Read(), Handler: listRepoNotifications,
 		},
@@ -102,10 +102,11 @@ func compactNotification(n *sdk.NotificationThread, detail bool) Notification {
 
 func threadRef(a tool.Args) string { return fmt.Sprintf("notification thread %d", a.Int("id")) }
 
-// listOptions asks for unread and pinned threads, and read ones with all.
+// listOptions asks for unread and pinned threads, and read ones with
+// include_read (once "all", which --cli's --all now means for every list).
 func listOptions(a tool.Args) (sdk.ListNotificationOptions, error) {
 	status := []sdk.NotifyStatus{sdk.NotifyStatusUnread, sdk.NotifyStatusPinned}
-	if a.Bool("all") {
+	if a.Bool("include_read") {
 		status = append(status, sdk.NotifyStatusRead)
 	}
 	since, before, err := a.Window()

@@ -89,7 +89,7 @@ func TestLiveNotifications(t *testing.T) {
 	assert.Contains(t, text, `"unread":false`)
 	assert.Empty(t, unreadIn(t, u2, full), "the thread is read")
 	call("mark_notification_read", map[string]any{"id": float64(n.ID)}) // idempotent
-	text = call("check_notifications", map[string]any{"all": true, "limit": 50.0})
+	text = call("check_notifications", map[string]any{"include_read": true, "limit": 50.0})
 	assert.Contains(t, text, fmt.Sprintf(`"id":%d,`, n.ID), "all=true lists read threads too")
 
 	// A thread about this repository, marked read through the repository.

@@ -33,7 +33,7 @@ func TestCheckNotifications(t *testing.T) {
 	assert.Contains(t, q, "status-types=pinned")
 	assert.NotContains(t, q, "status-types=read")
 
-	f.Call(t, user.Tools(), "check_notifications", map[string]any{"all": true, "page": 2.0, "limit": 5.0})
+	f.Call(t, user.Tools(), "check_notifications", map[string]any{"include_read": true, "page": 2.0, "limit": 5.0})
 	q = f.Requests()[1].RawQuery
 	for _, want := range []string{"status-types=read", "page=2", "limit=5"} {
 		assert.Contains(t, q, want)

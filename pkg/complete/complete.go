@@ -70,6 +70,18 @@ func (c *Completer) CompleteResourceArgument(ctx context.Context, uri string, ar
 	return c.complete(ctx, arg, cc, kind), nil
 }
 
+// Values completes the argument name from prefix for a shell: args are the
+// other arguments already given (owner, repo, ref), pulls says an index is a
+// pull request's. The same lookups, bounds and cache as over MCP; nothing
+// when the argument is not one it knows or the forge fails.
+func (c *Completer) Values(ctx context.Context, name, prefix string, args map[string]string, pulls bool) []string {
+	kind := "issues"
+	if pulls {
+		kind = "pulls"
+	}
+	return c.complete(ctx, mcp.CompleteArgument{Name: name, Value: prefix}, mcp.CompleteContext{Arguments: args}, kind).Values
+}
+
 // complete never fails: a completion is a convenience, so an argument it
 // does not know, a missing identity or a forge failure give no values.
 func (c *Completer) complete(ctx context.Context, arg mcp.CompleteArgument, cc mcp.CompleteContext, indexKind string) *mcp.Completion {

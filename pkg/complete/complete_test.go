@@ -159,3 +159,18 @@ func TestCompleteBoundedAndFailures(t *testing.T) {
 	assert.Equal(t, []string{}, got.Values)
 	assert.Equal(t, []string{}, New(nil).complete(context.Background(), mcp.CompleteArgument{Name: "owner"}, mcp.CompleteContext{}, "issues").Values)
 }
+
+// TestValues: the shell's entry point gives the same values as MCP's, an
+// index of a pull request tool asks for pull requests, and an argument it
+// does not know gives nothing.
+func TestValues(t *testing.T) {
+	f := fake(t)
+	c := completer(f.Client())
+	repo := map[string]string{"owner": "alice", "repo": "rocket"}
+	ctx := context.Background()
+	assert.Equal(t, []string{"Radar", "rocket"}, c.Values(ctx, "repo", "r", map[string]string{"owner": "alice"}, false))
+	assert.Equal(t, []string{"v1.0", "v2.0"}, c.Values(ctx, "tag", "v", repo, false))
+	assert.Equal(t, []string{"12", "11"}, c.Values(ctx, "index", "1", repo, true))
+	assert.Contains(t, f.Requests()[len(f.Requests())-1].RawQuery, "type=pulls")
+	assert.Empty(t, c.Values(ctx, "title", "", repo, false))
+}

@@ -12,14 +12,18 @@ import (
 //	{owner}/{repo}/attachments/{uuid}               (Gitea, Forgejo)
 //	{owner}/{repo}/releases/download/{tag…}/{name}  (Forgejo release files)
 var (
-	uuidPattern      = regexp.MustCompile(`^[0-9a-fA-F-]{8,64}$`)
+	// The length is checked apart (IsAttachmentUUID): a counted
+	// repetition compiles to one copy per count at every process start.
+	uuidPattern      = regexp.MustCompile(`^[0-9a-fA-F-]+$`)
 	namePattern      = regexp.MustCompile(`^[A-Za-z0-9_.-]+$`)
 	minReleaseDLSegs = 6 // owner, repo, "releases", "download", tag, name
 )
 
 // IsAttachmentUUID reports whether s has the shape of an attachment UUID,
 // so it can be put in the attachments/{uuid} route.
-func IsAttachmentUUID(s string) bool { return uuidPattern.MatchString(s) }
+func IsAttachmentUUID(s string) bool {
+	return len(s) >= 8 && len(s) <= 64 && uuidPattern.MatchString(s)
+}
 
 // AttachmentURL returns raw, an attachment's browser_download_url, when it
 // may be fetched with the token: on the forge's origin, under its base
@@ -54,8 +58,8 @@ func (c *Client) AttachmentURL(raw string) (link string, ok bool) {
 		}
 	}
 	switch {
-	case len(segs) == 2 && segs[0] == "attachments" && uuidPattern.MatchString(segs[1]):
-	case len(segs) == 4 && segs[2] == "attachments" && ownerRepo(segs) && uuidPattern.MatchString(segs[3]):
+	case len(segs) == 2 && segs[0] == "attachments" && IsAttachmentUUID(segs[1]):
+	case len(segs) == 4 && segs[2] == "attachments" && ownerRepo(segs) && IsAttachmentUUID(segs[3]):
 	case len(segs) >= minReleaseDLSegs && segs[2] == "releases" && segs[3] == "download" && ownerRepo(segs):
 	default:
 		return "", false

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -69,4 +70,19 @@ func TestDoRawStaysUnderTheBasePath(t *testing.T) {
 		assert.Contains(t, err.Error(), "outside the forge's base path /forge", raw)
 	}
 	assert.Empty(t, f.Requests())
+}
+
+// TestIsAttachmentUUID: hex digits and dashes, 8 to 64 of them.
+func TestIsAttachmentUUID(t *testing.T) {
+	for s, want := range map[string]bool{
+		"0a1b2c3d-0000-4000-8000-000000000001": true,
+		"abcdef01":                             true,
+		"abcdef0":                              false,
+		strings.Repeat("a", 64):                true,
+		strings.Repeat("a", 65):                false,
+		"0a1b2c3d-../x":                        false,
+		"":                                     false,
+	} {
+		assert.Equal(t, want, forgejo.IsAttachmentUUID(s), s)
+	}
 }

@@ -8,102 +8,91 @@
 package metrics
 
 import (
+	"bytes"
 	"net/http"
 	"strconv"
 	"time"
-
-	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/collectors"
-	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
 
 // Namespace prefixes every metric name.
 const Namespace = "forgejo_mcp"
 
-// Metrics is one server's metrics, on a registry of its own (no global
-// state: tests and several servers in one process do not collide).
+// Metrics is one server's metrics (no global state: tests and several
+// servers in one process do not collide).
 type Metrics struct {
-	reg *prometheus.Registry
-
-	calls        *prometheus.CounterVec
-	callDuration *prometheus.HistogramVec
-	inFlight     prometheus.Gauge
-	busy         *prometheus.CounterVec
-	forge        *prometheus.CounterVec
-	forgeLatency *prometheus.HistogramVec
-	identity     *prometheus.CounterVec
+	calls        *family
+	callDuration *family
+	inFlight     *family
+	busy         *family
+	forge        *family
+	forgeLatency *family
+	identity     *family
 }
 
 // Latency buckets, in seconds: forge calls take milliseconds to a few
 // seconds; the top bucket reaches the default call deadline (30 s).
-var buckets = []float64{.005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30}
+func buckets() []float64 { return []float64{.005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30} }
 
-// New returns a Metrics with every series registered, the Go runtime's and
-// the process's (RSS, CPU, file descriptors) included.
+// New returns a Metrics with every series registered; the Go runtime's
+// and the process's (RSS, CPU, file descriptors) are read at each scrape.
 func New() *Metrics {
-	m := &Metrics{reg: prometheus.NewRegistry()}
-	m.calls = prometheus.NewCounterVec(prometheus.CounterOpts{
-		Namespace: Namespace, Name: "tool_calls_total",
-		Help: "Tool calls by tool and outcome (ok, error, busy).",
-	}, []string{"tool", "outcome"})
-	m.callDuration = prometheus.NewHistogramVec(prometheus.HistogramOpts{
-		Namespace: Namespace, Name: "tool_call_duration_seconds",
-		Help: "Duration of tool calls admitted past the concurrency limits, by tool.", Buckets: buckets,
-	}, []string{"tool"})
-	m.inFlight = prometheus.NewGauge(prometheus.GaugeOpts{
-		Namespace: Namespace, Name: "tool_calls_in_flight",
-		Help: "Tool calls running now.",
-	})
-	m.busy = prometheus.NewCounterVec(prometheus.CounterOpts{
-		Namespace: Namespace, Name: "busy_refusals_total",
-		Help: "Tool calls refused by a concurrency limit: server (--max-concurrent) or identity (--max-concurrent-per-user).",
-	}, []string{"limit"})
-	m.forge = prometheus.NewCounterVec(prometheus.CounterOpts{
-		Namespace: Namespace, Name: "forge_requests_total",
-		Help: "HTTP requests to the forge by method and status class (2xx, 3xx, 4xx, 5xx, or error when no response came).",
-	}, []string{"method", "class"})
-	m.forgeLatency = prometheus.NewHistogramVec(prometheus.HistogramOpts{
-		Namespace: Namespace, Name: "forge_request_duration_seconds",
-		Help: "Duration of HTTP requests to the forge, to the response headers, by status class.", Buckets: buckets,
-	}, []string{"class"})
-	m.identity = prometheus.NewCounterVec(prometheus.CounterOpts{
-		Namespace: Namespace, Name: "identity_cache_lookups_total",
-		Help: "Token lookups in the identity cache: hit (answered from the cache) or miss (checked with the forge).",
-	}, []string{"result"})
-	m.reg.MustRegister(m.calls, m.callDuration, m.inFlight, m.busy, m.forge, m.forgeLatency, m.identity,
-		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	ns := Namespace + "_"
+	m := &Metrics{
+		calls: newFamily(ns+"tool_calls_total", "Tool calls by tool and outcome (ok, error, busy).", counter, nil, "tool", "outcome"),
+		callDuration: newFamily(ns+"tool_call_duration_seconds",
+			"Duration of tool calls admitted past the concurrency limits, by tool.", histogram, buckets(), "tool"),
+		inFlight: newFamily(ns+"tool_calls_in_flight", "Tool calls running now.", gauge, nil),
+		busy: newFamily(ns+"busy_refusals_total",
+			"Tool calls refused by a concurrency limit: server (--max-concurrent) or identity (--max-concurrent-per-user).", counter, nil, "limit"),
+		forge: newFamily(ns+"forge_requests_total",
+			"HTTP requests to the forge by method and status class (2xx, 3xx, 4xx, 5xx, or error when no response came).", counter, nil, "method", "class"),
+		forgeLatency: newFamily(ns+"forge_request_duration_seconds",
+			"Duration of HTTP requests to the forge, to the response headers, by status class.", histogram, buckets(), "class"),
+		identity: newFamily(ns+"identity_cache_lookups_total",
+			"Token lookups in the identity cache: hit (answered from the cache) or miss (checked with the forge).", counter, nil, "result"),
+	}
 	// Series that exist from the start, so a dashboard sees zeros rather
 	// than gaps.
+	m.inFlight.touch()
 	for _, l := range []string{"server", "identity"} {
-		m.busy.WithLabelValues(l)
+		m.busy.touch(l)
 	}
 	for _, r := range []string{"hit", "miss"} {
-		m.identity.WithLabelValues(r)
+		m.identity.touch(r)
 	}
 	return m
 }
 
 // Handler serves the metrics in the Prometheus text format.
 func (m *Metrics) Handler() http.Handler {
-	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{})
+	return http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		var b bytes.Buffer
+		for _, f := range []*family{m.calls, m.callDuration, m.inFlight, m.busy, m.forge, m.forgeLatency, m.identity} {
+			f.write(&b)
+		}
+		writeRuntime(&b)
+		writeProcess(&b)
+		w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+		_, _ = w.Write(b.Bytes())
+	})
 }
 
 // CallStarted implements tool.Observer.
-func (m *Metrics) CallStarted(string) { m.inFlight.Inc() }
+func (m *Metrics) CallStarted(string) { m.inFlight.add(1) }
 
 // CallDone implements tool.Observer. A refused call has no duration worth
 // a histogram sample: it is counted, not timed.
 func (m *Metrics) CallDone(tool, outcome string, took time.Duration) {
-	m.calls.WithLabelValues(tool, outcome).Inc()
+	m.calls.add(1, tool, outcome)
 	if outcome == "busy" {
 		return
 	}
-	m.inFlight.Dec()
-	m.callDuration.WithLabelValues(tool).Observe(took.Seconds())
+	m.inFlight.add(-1)
+	m.callDuration.observe(took.Seconds(), tool)
 }
 
 // Busy implements tool.Observer.
-func (m *Metrics) Busy(_, limit string) { m.busy.WithLabelValues(limit).Inc() }
+func (m *Metrics) Busy(_, limit string) { m.busy.add(1, limit) }
 
 // ForgeRequest records one forge HTTP request (forgejo.RequestObserver).
 func (m *Metrics) ForgeRequest(method string, status int, took time.Duration) {
@@ -116,15 +105,15 @@ func (m *Metrics) ForgeRequest(method string, status int, took time.Duration) {
 	default:
 		method = "other"
 	}
-	m.forge.WithLabelValues(method, class).Inc()
-	m.forgeLatency.WithLabelValues(class).Observe(took.Seconds())
+	m.forge.add(1, method, class)
+	m.forgeLatency.observe(took.Seconds(), class)
 }
 
 // IdentityLookup records an identity cache lookup.
 func (m *Metrics) IdentityLookup(hit bool) {
 	if hit {
-		m.identity.WithLabelValues("hit").Inc()
+		m.identity.add(1, "hit")
 		return
 	}
-	m.identity.WithLabelValues("miss").Inc()
+	m.identity.add(1, "miss")
 }

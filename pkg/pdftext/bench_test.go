@@ -2,35 +2,18 @@ package pdftext_test
 
 import (
 	"context"
-	"fmt"
 	"testing"
 
 	"codeberg.org/forgejo-mcp/forgejo-mcp/internal/pdfgen"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/pdftext"
 )
 
-// tenMiB is a 10 MiB PDF: 500 Flate-compressed pages of text in three
-// fonts, every tenth page a scanned image, padded with an incompressible
-// stream the way embedded images fill real files.
-func tenMiB() []byte {
-	fonts := []string{"Helvetica", "Times-Roman", "Courier"}
-	pages := make([]pdfgen.Page, 500)
-	for i := range pages {
-		lines := make([]string, 40)
-		for j := range lines {
-			lines[j] = fmt.Sprintf("Page %d line %d: the quick brown fox jumps over the lazy dog.", i+1, j+1)
-		}
-		pages[i] = pdfgen.Page{Font: fonts[i%3], Lines: lines, Image: i%10 == 9}
-	}
-	return pdfgen.Doc(pdfgen.Options{Compress: true, PadTo: 10 << 20}, pages...)
-}
-
 // BenchmarkExtract10MiB measures one extraction of every page of a 10 MiB
 // PDF (the text budget stops it early, as in a tool call) and of all of it
 // with an unlimited budget. Peak RSS: run the test binary under
 // /usr/bin/time -v (docs in the report).
 func BenchmarkExtract10MiB(b *testing.B) {
-	doc := tenMiB()
+	doc := pdfgen.TenMiB()
 	for _, tc := range []struct {
 		name string
 		opt  pdftext.Options
@@ -52,7 +35,7 @@ func BenchmarkExtract10MiB(b *testing.B) {
 }
 
 func TestTenMiB(t *testing.T) {
-	doc := tenMiB()
+	doc := pdfgen.TenMiB()
 	if len(doc) < 10<<20 {
 		t.Fatalf("%d bytes", len(doc))
 	}
@@ -62,5 +45,20 @@ func TestTenMiB(t *testing.T) {
 	}
 	if res.PageCount != 500 || len(res.Pages) != 2 || res.Pages[1].Note == "" || res.Pages[0].Text == "" {
 		t.Fatalf("%+v", res)
+	}
+}
+
+// BenchmarkBombs measures one extraction of each PDF bomb of security
+// issue 18 (TestBombs asserts the work it takes; this says what it costs).
+func BenchmarkBombs(b *testing.B) {
+	for _, bomb := range pdfgen.Bombs() {
+		doc := bomb.PDF()
+		b.Run(string(bomb), func(b *testing.B) {
+			for b.Loop() {
+				if _, err := pdftext.Extract(context.Background(), doc, pdftext.Options{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

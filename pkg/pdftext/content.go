@@ -1,27 +1,19 @@
 package pdftext
 
 import (
-	"errors"
 	"fmt"
-	"io"
 
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/pdftext/internal/pdfobj"
 )
 
 // The content stream interpreter (PDF 32000-2 §8, §9.3, §9.4): it keeps
 // the graphics and text state that decide where each glyph lands, and
-// hands glyphs to the layout. Its memory is bounded by the content, not
-// its byte count: at most maxOperands operands wait for an operator (older
-// ones are dropped, as other readers do with too many), one operator's
-// arrays and dictionaries hold at most maxOperandCells values and its
-// strings at most maxOperandBytes, and q nests at most maxSaveDepth deep.
+// hands glyphs to the layout. stream.go reads the operators and their
+// operands within bounds; q nests at most maxSaveDepth deep, forms
+// maxFormDepth.
 const (
-	maxOperands     = 64
-	maxOperandCells = 1 << 16
-	maxOperandBytes = 1 << 20
-	maxStringBytes  = 64 << 10
-	maxSaveDepth    = 256
-	maxFormDepth    = 12
+	maxSaveDepth = 256
+	maxFormDepth = 12
 )
 
 type gstate struct {
@@ -29,6 +21,24 @@ type gstate struct {
 	font                 *font
 	size                 float64
 	tc, tw, th, tl, rise float64
+}
+
+// set is a text state operator of one number (PDF 32000-2 §9.3): Tc
+// character spacing, Tw word spacing, Tz horizontal scaling (in percent),
+// TL leading, Ts rise.
+func (gs *gstate) set(op string, v float64) {
+	switch op {
+	case "Tc":
+		gs.tc = v
+	case "Tw":
+		gs.tw = v
+	case "Tz":
+		gs.th = v / 100
+	case "TL":
+		gs.tl = v
+	case "Ts":
+		gs.rise = v
+	}
 }
 
 // content interprets one content stream with its resources.
@@ -40,108 +50,6 @@ type content struct {
 	tm    matrix
 	tlm   matrix
 	depth int
-}
-
-// counting fails a read once the extraction's content budget is spent.
-type counting struct {
-	r    io.Reader
-	left *int64
-}
-
-var errBudget = errors.New("content budget spent")
-
-func (c *counting) Read(p []byte) (int, error) {
-	if *c.left <= 0 {
-		*c.left = -1 // spent: a read was refused
-		return 0, errBudget
-	}
-	if int64(len(p)) > *c.left {
-		p = p[:*c.left+1]
-	}
-	n, err := c.r.Read(p)
-	*c.left -= int64(n)
-	if *c.left < 0 {
-		return n, errBudget
-	}
-	return n, err
-}
-
-// run interprets r.
-func (c *content) run(r io.Reader) error {
-	x := c.x
-	lex := pdfobj.NewStreamLexer(&counting{r: r, left: &x.contentLeft})
-	lex.MaxString = maxStringBytes
-	var cells int64
-	p := pdfobj.NewParser(lex, &cells, maxOperandCells)
-	p.Drop = true
-	stack := make([]pdfobj.Object, 0, 8)
-	stackBytes := 0
-	for n := 0; ; n++ {
-		if n&1023 == 0 {
-			x.check()
-		}
-		t := lex.Next()
-		switch t.Kind {
-		case pdfobj.EOF:
-			if x.contentLeft < 0 {
-				return errBudget
-			}
-			return nil
-		case pdfobj.Keyword:
-			switch op := string(t.Bytes); op {
-			case "true", "false", "null":
-			case "BI":
-				c.inlineImage(lex)
-				stack, stackBytes, cells = stack[:0], 0, 0
-				continue
-			default:
-				c.op(op, stack)
-				stack, stackBytes, cells = stack[:0], 0, 0
-				continue
-			}
-		}
-		v, err := p.Value(t)
-		if err != nil {
-			// Too deep: the rest of the operand is read as operands and
-			// dropped with the stack.
-			stack, stackBytes = stack[:0], 0
-			continue
-		}
-		if s, ok := v.(pdfobj.String); ok {
-			stackBytes += len(s)
-		}
-		if len(stack) >= maxOperands || stackBytes > maxOperandBytes {
-			// Too many operands for any operator: the older half goes
-			// (all but the newest when their bytes are too many).
-			keep := maxOperands / 2
-			if stackBytes > maxOperandBytes {
-				keep = 0
-			}
-			stack = append(stack[:0], stack[len(stack)-keep:]...)
-			stackBytes = 0
-			for _, o := range stack {
-				if s, ok := o.(pdfobj.String); ok {
-					stackBytes += len(s)
-				}
-			}
-		}
-		stack = append(stack, v)
-	}
-}
-
-// inlineImage skips BI … ID data EI.
-func (c *content) inlineImage(lex *pdfobj.Lexer) {
-	for {
-		t := lex.Next()
-		if t.Kind == pdfobj.EOF {
-			return
-		}
-		if t.Kind == pdfobj.Keyword && string(t.Bytes) == "ID" {
-			break
-		}
-	}
-	c.x.sawImage = true
-	lex.SkipInlineData()
 }
 
 func num(o pdfobj.Object) float64 {
@@ -191,25 +99,9 @@ func (c *content) op(op string, args []pdfobj.Object) {
 			gs.font = c.x.font(c.res, name)
 			gs.size = num(args[len(args)-1])
 		}
-	case "Tc":
+	case "Tc", "Tw", "Tz", "TL", "Ts":
 		if v, ok := nums(args, 1); ok {
-			gs.tc = v[0]
-		}
-	case "Tw":
-		if v, ok := nums(args, 1); ok {
-			gs.tw = v[0]
-		}
-	case "Tz":
-		if v, ok := nums(args, 1); ok {
-			gs.th = v[0] / 100
-		}
-	case "TL":
-		if v, ok := nums(args, 1); ok {
-			gs.tl = v[0]
-		}
-	case "Ts":
-		if v, ok := nums(args, 1); ok {
-			gs.rise = v[0]
+			gs.set(op, v[0])
 		}
 	case "Td":
 		if v, ok := nums(args, 2); ok {
@@ -318,7 +210,7 @@ func (c *content) do(name pdfobj.Name) {
 	default:
 		return
 	}
-	if c.depth >= maxFormDepth || x.active[s.Ref] {
+	if c.depth >= maxFormDepth || x.active[s.Ref] || x.spoiled[s.Ref] {
 		return
 	}
 	r, err := x.doc.StreamReader(s)
@@ -336,8 +228,10 @@ func (c *content) do(name pdfobj.Name) {
 			sub.gs.ctm = mm
 		}
 	}
-	if err := sub.run(r); errors.Is(err, errBudget) {
-		panic(errBudget)
+	stopped := x.work.Stopped
+	sub.interpret(r)
+	if x.work.Stopped > stopped {
+		x.spoiled[s.Ref] = true // a hostile form is not read again
 	}
 }
 

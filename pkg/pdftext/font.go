@@ -246,8 +246,10 @@ func (ft *font) spaceWidth() float64 {
 		if ft.hasW[32] && (ft.names[32] == "space" || ft.toUni == nil) {
 			w = ft.widths[32] * ft.scale
 		}
+	} else if ft.ucs2 {
+		w = ft.cidWidth(ucs2CID(' ')) * ft.scale
 	} else if ft.enc == nil {
-		w = ft.cidWidth(3) * ft.scale // CID 3 is the space in Adobe's collections
+		w = ft.cidWidth(3) * ft.scale // CID 3: the space of most TrueType-based fonts
 		if ft.toUni != nil {
 			if t, ok := ft.toUni.text(2, 3); !ok || t != " " {
 				w = 0
@@ -258,6 +260,19 @@ func (ft *font) spaceWidth() float64 {
 		w = 0.25
 	}
 	return w
+}
+
+// ucs2CID is the CID a predefined Unicode CMap (Uni…-UCS2-…,
+// Uni…-UTF16-…) gives code, where knowing it needs no table: printable
+// ASCII is CIDs 1–95 in each of Adobe's CJK collections (Japan1, GB1,
+// CNS1, Korea1), the proportional Latin glyphs whose widths /W lists.
+// Anything else (-1) takes the default width: 1000, full width, for the
+// ideographs and kana these fonts are for.
+func ucs2CID(code uint32) int {
+	if code >= 0x20 && code <= 0x7E {
+		return int(code) - 31
+	}
+	return -1
 }
 
 func (ft *font) cidWidth(cid int) float64 {
@@ -304,12 +319,15 @@ func (ft *font) glyphs(raw []byte, out []glyph) []glyph {
 		code := codeOf(raw[:n])
 		raw = raw[n:]
 		cid := int(code)
-		if ft.enc != nil {
+		switch {
+		case ft.enc != nil:
 			if c, ok := ft.enc.cid(n, code); ok {
 				cid = c
 			}
+		case ft.ucs2:
+			cid = ucs2CID(code)
 		}
-		g := glyph{w: ft.cidWidth(cid) * ft.scale, space: n == 1 && code == 32}
+		g := glyph{w: ft.cidWidth(cid) * ft.scale, space: n == 1 && code == 32 || ft.ucs2 && code == 0x20}
 		if t, ok := ft.toUni.lookup(n, code); ok {
 			g.text = t
 		} else if ft.ucs2 {

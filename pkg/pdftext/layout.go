@@ -113,7 +113,6 @@ func (l *layout) newline(next string) {
 			}
 		}
 	}
-	l.finishLine()
 	l.write("\n")
 	l.lineStart = l.b.Len()
 	l.nrecent = 0
@@ -123,17 +122,6 @@ func (l *layout) truncate(n int) {
 	s := l.b.String()[:n]
 	l.b.Reset()
 	l.b.WriteString(s)
-}
-
-// finishLine puts the current line's right-to-left runs in logical order.
-func (l *layout) finishLine() {
-	line := l.b.String()[l.lineStart:]
-	if !hasRTL(line) {
-		return
-	}
-	fixed := logicalOrder(line)
-	l.truncate(l.lineStart)
-	l.b.WriteString(fixed)
 }
 
 // write appends text, cleaned: ligatures expanded, soft hyphens,
@@ -164,6 +152,5 @@ func (l *layout) write(text string) {
 
 // text is the page's text so far.
 func (l *layout) text() string {
-	l.finishLine()
-	return strings.TrimSpace(l.b.String())
+	return logicalLines(strings.TrimSpace(l.b.String()))
 }

@@ -2,7 +2,6 @@ package pdftext
 
 import (
 	"context"
-	"errors"
 	"strings"
 
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/pdftext/internal/pdfobj"
@@ -16,12 +15,15 @@ type extractor struct {
 	fonts       map[string]*font
 	fallback    *font
 	active      map[pdfobj.Ref]bool // forms being run: a form inside itself stops
+	spoiled     map[pdfobj.Ref]bool // forms whose content proved hostile
 	contentLeft int64
 	textLeft    int
 	out         *layout
 	sawImage    bool
 	glyphBuf    []glyph
 	checks      int
+	note        string // why the page's content stopped early
+	work        work
 }
 
 func (x *extractor) check() {
@@ -36,7 +38,7 @@ func (x *extractor) check() {
 func (x *extractor) page(p pdfobj.Page) (out Page, full bool) {
 	checkCtx(x.ctx)
 	x.out = &layout{max: x.textLeft}
-	x.sawImage = false
+	x.sawImage, x.note = false, ""
 	full = true
 	contents := x.doc.Get(p.Dict, "Contents")
 	var streams []*pdfobj.Stream
@@ -69,9 +71,7 @@ func (x *extractor) page(p pdfobj.Page) (out Page, full bool) {
 				readErr = err
 				continue
 			}
-			if err := c.run(r); errors.Is(err, errBudget) {
-				panic(errBudget)
-			}
+			c.interpret(r)
 		}
 		x.annotations(p)
 	}()
@@ -80,8 +80,8 @@ func (x *extractor) page(p pdfobj.Page) (out Page, full bool) {
 		text = cut(text, x.textLeft)
 	}
 	x.textLeft -= len(text)
-	out = Page{Text: text}
-	if text == "" {
+	out = Page{Text: text, Note: x.note}
+	if text == "" && out.Note == "" {
 		switch {
 		case contents == nil:
 			out.Note = "no content: a blank page"

@@ -57,8 +57,9 @@ const (
 type Page struct {
 	Number int    `json:"page"`
 	Text   string `json:"text"`
-	// Note says why a page has no text: it is only images (a scan), or it
-	// has no content at all.
+	// Note says why a page has no text (it is only images, a scan, or it
+	// has no content at all), or why its text may be incomplete (its
+	// content stopped early, being hostile or damaged).
 	Note string `json:"note,omitempty"`
 }
 
@@ -70,6 +71,7 @@ type Result struct {
 	// then says how to read on.
 	Truncated bool   `json:"truncated,omitempty"`
 	Note      string `json:"note,omitempty"`
+	work      work
 }
 
 // ParsePages reads a page range: "" is every page (to is 0), "N" one page,
@@ -147,7 +149,8 @@ func Extract(ctx context.Context, data []byte, opt Options) (*Result, error) {
 }
 
 func extract(ctx context.Context, data []byte, from, to int, opt Options) (res *Result, err error) {
-	x := &extractor{ctx: ctx, fonts: map[string]*font{}, active: map[pdfobj.Ref]bool{}, contentLeft: opt.MaxContentBytes}
+	x := &extractor{ctx: ctx, fonts: map[string]*font{}, active: map[pdfobj.Ref]bool{}, spoiled: map[pdfobj.Ref]bool{},
+		contentLeft: opt.MaxContentBytes}
 	defer func() {
 		if r := recover(); r != nil {
 			res, err = nil, asError(r)
@@ -158,6 +161,7 @@ func extract(ctx context.Context, data []byte, from, to int, opt Options) (res *
 		return nil, err
 	}
 	x.doc = doc
+	x.work.Sections, x.work.XrefLoop = doc.Sections()
 	pages, more, err := doc.Pages(to)
 	if err != nil {
 		return nil, err
@@ -204,6 +208,7 @@ func extract(ctx context.Context, data []byte, from, to int, opt Options) (res *
 			break
 		}
 	}
+	res.work = x.work
 	return res, nil
 }
 

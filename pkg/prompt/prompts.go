@@ -99,7 +99,7 @@ func releaseNotes() Def {
 		Name: "draft_release_notes", Title: "Draft release notes since a tag",
 		Description: "Collect the changes since a tag (commits and merged pull requests) and draft release notes",
 		Args: []Arg{owner(), repo(),
-			{"since_tag", "The previous release's tag; changes after it are described", tagPattern, "a tag name (letters, digits, '.', '_', '-', '+', '/')"}},
+			{"since_tag", "The previous release's tag; changes after it are described", tagPattern, "a tag name (letters, digits, '.', '_', '-', '+', '/')", 100}},
 		Steps: func(a Values, has func(string) bool) []string {
 			tag := a["since_tag"]
 			return steps(has,

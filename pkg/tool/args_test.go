@@ -120,7 +120,9 @@ func TestSelect(t *testing.T) {
 		{name: "allow-list narrows toolsets", sel: Selection{Toolsets: []string{"a"}, Tools: []string{"get_a", "get_b"}}, want: []string{"get_a"}},
 		{name: "exclude", sel: Selection{Exclude: []string{"drop_b"}}, want: []string{"get_a", "make_a", "get_b"}},
 		{name: "read-only wins over allow-list", sel: Selection{Tools: []string{"make_a"}, ReadOnly: true}, want: nil},
-		{name: "unknown toolset", sel: Selection{Toolsets: []string{"c"}}, err: `unknown toolset "c"; toolsets: all, default, a, b`},
+		{name: "unknown toolset", sel: Selection{Toolsets: []string{"cccc"}}, err: `unknown toolset "cccc"; toolsets: all, default, a, b`},
+		{name: "unknown toolset: did you mean", sel: Selection{Toolsets: []string{"defualt"}}, err: `unknown toolset "defualt"; did you mean "default"?; toolsets: all, default, a, b`},
+		{name: "unknown added toolset: did you mean", sel: Selection{Toolsets: []string{"-defualt"}}, err: `did you mean "-default"?`},
 		{name: "default", sel: Selection{Toolsets: []string{"default"}}, want: []string{"get_a", "make_a"}},
 		{name: "default plus one", sel: Selection{Toolsets: []string{"default", "+b"}}, want: []string{"get_a", "make_a", "get_b", "drop_b"}},
 		{name: "plus alone starts from default", sel: Selection{Toolsets: []string{"+b"}}, want: []string{"get_a", "make_a", "get_b", "drop_b"}},
@@ -128,6 +130,7 @@ func TestSelect(t *testing.T) {
 		{name: "minus the default leaves nothing", sel: Selection{Toolsets: []string{"-a"}}, want: nil},
 		{name: "unknown added toolset", sel: Selection{Toolsets: []string{"+c"}}, err: `unknown toolset "+c"`},
 		{name: "unknown tool", sel: Selection{Tools: []string{"nope"}}, err: `unknown tool "nope"`},
+		{name: "unknown tool: did you mean", sel: Selection{Tools: []string{"make-a"}}, err: `unknown tool "make-a"; did you mean "make_a"?; run --cli list`},
 		{name: "unknown excluded", sel: Selection{Exclude: []string{"nope"}}, err: `unknown tool "nope"`},
 	}
 	for _, tt := range tests {

@@ -50,7 +50,7 @@ func Select(all []Def, s Selection) ([]Def, error) {
 	for _, list := range [][]string{s.Tools, s.Exclude} {
 		for _, n := range list {
 			if !names[n] {
-				return nil, fmt.Errorf("unknown tool %q; run --cli list for the tool names", n)
+				return nil, fmt.Errorf("unknown tool %q%s; run --cli list for the tool names", n, hint(n, slices.Collect(maps.Keys(names))))
 			}
 		}
 	}
@@ -107,7 +107,7 @@ func resolveToolsets(all []Def, words []string) (map[string]bool, error) {
 		case known[id]:
 			ids = []string{id}
 		default:
-			return nil, fmt.Errorf("unknown toolset %q; toolsets: all, default, %s (+name adds one to the default, -name leaves one out)", w, strings.Join(Toolsets(all), ", "))
+			return nil, fmt.Errorf("unknown toolset %q%s; toolsets: all, default, %s (+name adds one to the default, -name leaves one out)", w, hint(w, toolsetWords(all, op)), strings.Join(Toolsets(all), ", "))
 		}
 		for _, i := range ids {
 			keep[i] = op != '-'
@@ -121,6 +121,28 @@ func resolveToolsets(all []Def, words []string) (map[string]bool, error) {
 		keep[""] = true // nothing: no tool has an empty toolset
 	}
 	return keep, nil
+}
+
+// hint is "; did you mean %q?" for the name in names closest to name, or
+// "".
+func hint(name string, names []string) string {
+	sort.Strings(names) // a tie goes to the same name every time
+	if s := Suggest(name, names); s != "" {
+		return fmt.Sprintf("; did you mean %q?", s)
+	}
+	return ""
+}
+
+// toolsetWords are the words --toolsets takes, with op (+ or -) before
+// each when it is not 0.
+func toolsetWords(all []Def, op byte) []string {
+	words := append([]string{"all", "default"}, Toolsets(all)...)
+	if op != 0 {
+		for i, w := range words {
+			words[i] = string(op) + w
+		}
+	}
+	return words
 }
 
 // DefaultToolsets lists the IDs of the toolsets of all marked Default, in

@@ -203,29 +203,18 @@ func main() {
 		aglNames = append(aglNames, n)
 	}
 	sort.Strings(aglNames)
+	aglTexts := make([]string, len(aglNames))
+	for i, n := range aglNames {
+		aglTexts[i] = agl[n]
+	}
 	b.WriteString("// aglNames and aglText are the Adobe Glyph List (with TeX Live's\n// additions), sorted by name.\nvar aglNames = [...]string{")
-	for i, n := range aglNames {
-		if i%8 == 0 {
-			b.WriteString("\n")
-		}
-		fmt.Fprintf(&b, "%q,", n)
-	}
+	elements(&b, aglNames, 8, "%q,")
 	b.WriteString("\n}\n\nvar aglText = [...]string{")
-	for i, n := range aglNames {
-		if i%8 == 0 {
-			b.WriteString("\n")
-		}
-		fmt.Fprintf(&b, "%+q,", agl[n])
-	}
+	elements(&b, aglTexts, 8, "%+q,")
 	b.WriteString("\n}\n\n// stdEncodings are Standard, WinAnsi, MacRoman and Symbol, as glyph names.\nvar stdEncodings = [4][256]string{\n")
 	for _, e := range encs {
 		b.WriteString("{")
-		for c, n := range e {
-			if c%16 == 0 {
-				b.WriteString("\n")
-			}
-			fmt.Fprintf(&b, "%q,", n)
-		}
+		elements(&b, e[:], 16, "%q,")
 		b.WriteString("\n},\n")
 	}
 	b.WriteString("}\n\n// std14Names are the standard 14 fonts, in the order of std14Widths.\nvar std14Names = [...]string{")
@@ -233,21 +222,15 @@ func main() {
 		fmt.Fprintf(&b, "%q,", f[0])
 	}
 	b.WriteString("}\n\n// metricNames are the glyphs std14Widths has widths of, sorted.\nvar metricNames = [...]string{")
-	for i, n := range names {
-		if i%8 == 0 {
-			b.WriteString("\n")
-		}
-		fmt.Fprintf(&b, "%q,", n)
-	}
+	elements(&b, names, 8, "%q,")
 	fmt.Fprintf(&b, "\n}\n\n// std14Widths[font][glyph] is a width in 1/1000 em, 0 when the font lacks the glyph.\nvar std14Widths = [%d][%d]uint16{\n", len(std14), len(names))
 	for _, m := range metrics {
-		b.WriteString("{")
+		widths := make([]int, len(names))
 		for i, n := range names {
-			if i%16 == 0 {
-				b.WriteString("\n")
-			}
-			fmt.Fprintf(&b, "%d,", m.widths[n])
+			widths[i] = m.widths[n]
 		}
+		b.WriteString("{")
+		elements(&b, widths, 16, "%d,")
 		b.WriteString("\n},\n")
 	}
 	b.WriteString("}\n")
@@ -257,5 +240,16 @@ func main() {
 	}
 	if err := os.WriteFile(*out, src, 0o644); err != nil {
 		log.Fatal(err)
+	}
+}
+
+// elements writes the elements of a Go composite literal, perLine to a
+// line, each in format.
+func elements[T any](b *bytes.Buffer, items []T, perLine int, format string) {
+	for i, v := range items {
+		if i%perLine == 0 {
+			b.WriteString("\n")
+		}
+		fmt.Fprintf(b, format, v)
 	}
 }

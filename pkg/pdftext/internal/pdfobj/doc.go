@@ -32,6 +32,11 @@ type Doc struct {
 	opt        Options
 	crypt      *crypt
 	stms       map[int]bool // object streams already indexed
+	sections   int          // cross-reference sections read
+	xrefLoop   bool         // a section chain came back to one already read
+	frees      []int        // the free entries of the table being read
+	rebuilt    bool         // the cross-reference data was rebuilt by a scan
+	idle       []*inflater  // Flate decoders kept for the next stream
 }
 
 // Open reads the cross-reference information of data (rebuilding it by a
@@ -59,30 +64,43 @@ func Open(data []byte, opt Options) (*Doc, error) {
 		err = fmt.Errorf("%w: its trailer names no catalog", ErrMalformed)
 	}
 	if err == nil {
+		err = d.prepareCrypt()
+	}
+	if err == nil {
 		// An offset table that points at nothing sensible is rebuilt.
 		if _, ok := d.Resolve(d.Trailer["Root"]).(Dict); !ok {
 			err = fmt.Errorf("%w: its catalog cannot be read", ErrMalformed)
 		}
 	}
 	if err != nil {
-		if errors.Is(err, ErrLimit) {
+		if errors.Is(err, ErrLimit) || errors.Is(err, ErrPassword) {
 			return nil, err
 		}
-		d.cache, d.stms, d.cells = map[int]Object{}, map[int]bool{}, 0
-		if rerr := d.reconstruct(); rerr != nil {
+		if rerr := d.rebuild(); rerr != nil {
+			if errors.Is(rerr, ErrLimit) || errors.Is(rerr, ErrPassword) {
+				return nil, rerr
+			}
 			return nil, err
 		}
-	}
-	if enc := d.Trailer["Encrypt"]; enc != nil {
-		c, err := d.newCrypt(enc)
-		if err != nil {
-			return nil, err
-		}
-		d.crypt = c
-		// Objects read before are still encrypted.
-		d.cache, d.stms = map[int]Object{}, map[int]bool{}
 	}
 	return d, nil
+}
+
+// prepareCrypt sets up decryption with the empty user password when the
+// trailer names an encryption dictionary; the objects read before are
+// forgotten, being still encrypted.
+func (d *Doc) prepareCrypt() error {
+	enc := d.Trailer["Encrypt"]
+	if enc == nil {
+		return nil
+	}
+	c, err := d.newCrypt(enc)
+	if err != nil {
+		return err
+	}
+	d.crypt = c
+	d.cache, d.stms = map[int]Object{}, map[int]bool{}
+	return nil
 }
 
 func (d *Doc) check() {
@@ -134,9 +152,9 @@ func (d *Doc) resolveNum(num int) (Object, error) {
 	var o Object
 	var err error
 	switch e.kind {
-	case 1:
+	case inFile:
 		o, _, err = d.objectAt(e.off, Ref{num, int(e.gen)}, true)
-	case 2:
+	case inStream:
 		o, err = d.fromObjStm(num, e)
 	}
 	if err != nil {
@@ -269,14 +287,14 @@ func (d *Doc) indexObjStm(stm int, s *Stream) error {
 		if num <= 0 || num >= len(d.xref) {
 			continue
 		}
-		if e := d.xref[num]; e.kind == 1 || e.kind == 2 && int(e.stm) != stm {
-			continue // a newer version lives elsewhere
+		if e := d.xref[num]; e.kind == inFile || e.kind == freed || e.kind == inStream && int(e.stm) != stm {
+			continue // a newer version lives elsewhere, or none does
 		}
 		if _, ok := d.cache[num]; ok {
 			continue
 		}
-		if e := d.xref[num]; e.kind == 0 {
-			d.xref[num] = entry{kind: 2, stm: int32(stm), idx: int32(i)}
+		if d.xref[num].kind == unknown {
+			d.xref[num] = entry{kind: inStream, stm: int32(stm), idx: int32(i)}
 		}
 		off := first + b.Int
 		if off < first || off >= int64(len(data)) {

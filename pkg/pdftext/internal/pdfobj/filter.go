@@ -3,9 +3,7 @@ package pdfobj
 import (
 	"bufio"
 	"bytes"
-	"compress/flate"
 	"compress/lzw"
-	"compress/zlib"
 	"encoding/ascii85"
 	"errors"
 	"fmt"
@@ -30,6 +28,7 @@ func (d *Doc) StreamReader(s *Stream) (io.Reader, error) {
 	if d.crypt != nil && s.Dict["Type"] != Name("XRef") {
 		raw = d.crypt.decryptStream(s, raw)
 	}
+	dec := &decoded{}
 	var r io.Reader = bytes.NewReader(raw)
 	filters := d.Resolve(s.Dict["Filter"])
 	params := d.Resolve(s.Dict["DecodeParms"])
@@ -59,11 +58,13 @@ func (d *Doc) StreamReader(s *Stream) (io.Reader, error) {
 			p, _ = params.(Dict)
 		}
 		var err error
-		if r, err = d.filter(r, name, p); err != nil {
+		if r, err = d.filter(r, name, p, dec); err != nil {
+			d.Release(dec)
 			return nil, err
 		}
 	}
-	return r, nil
+	dec.Reader = r
+	return dec, nil
 }
 
 // streamBytes reads at most max decoded bytes of s; past that it fails
@@ -74,6 +75,7 @@ func (d *Doc) streamBytes(s *Stream, max int64) ([]byte, error) {
 		return nil, err
 	}
 	data, err := io.ReadAll(io.LimitReader(r, max+1))
+	d.Release(r)
 	if int64(len(data)) > max {
 		return nil, fmt.Errorf("%w: a stream decodes to more than %d bytes", ErrLimit, max)
 	}
@@ -83,10 +85,10 @@ func (d *Doc) streamBytes(s *Stream, max int64) ([]byte, error) {
 // StreamBytes is streamBytes for callers outside the package.
 func (d *Doc) StreamBytes(s *Stream, max int64) ([]byte, error) { return d.streamBytes(s, max) }
 
-func (d *Doc) filter(r io.Reader, name Name, p Dict) (io.Reader, error) {
+func (d *Doc) filter(r io.Reader, name Name, p Dict, dec *decoded) (io.Reader, error) {
 	switch name {
 	case "FlateDecode", "Fl":
-		return predictor(flateReader(r), p)
+		return predictor(d.inflate(r, dec), p)
 	case "LZWDecode", "LZW":
 		early := true
 		if v, ok := p["EarlyChange"].(int64); ok && v == 0 {
@@ -105,19 +107,6 @@ func (d *Doc) filter(r io.Reader, name Name, p Dict) (io.Reader, error) {
 		return nil, fmt.Errorf("%w (%s)", ErrImage, name)
 	}
 	return nil, fmt.Errorf("%w: an unknown filter %q", ErrMalformed, string(name))
-}
-
-// flateReader inflates zlib data, or raw deflate data when the zlib
-// header is missing or wrong (some writers omit it).
-func flateReader(r io.Reader) io.Reader {
-	br := bufio.NewReader(r)
-	head, _ := br.Peek(2)
-	if len(head) == 2 && head[0]&0x0f == 8 && (uint16(head[0])<<8|uint16(head[1]))%31 == 0 {
-		if zr, err := zlib.NewReader(br); err == nil {
-			return &tolerant{r: zr}
-		}
-	}
-	return &tolerant{r: flate.NewReader(br)}
 }
 
 // tolerant ends a stream quietly at a checksum error or a truncation:

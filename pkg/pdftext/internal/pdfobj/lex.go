@@ -18,7 +18,10 @@ type Lexer struct {
 	eof  bool
 	// MaxString bounds a string, name or keyword token; 0 is 1 MiB.
 	MaxString int
-	tmp       []byte
+	// Tokens counts the tokens read, so a caller can bound (and a test
+	// observe) the work a stream costs without timing it.
+	Tokens int64
+	tmp    []byte
 }
 
 // Kind is what a token is.
@@ -58,38 +61,37 @@ func NewLexer(data []byte, off int64) *Lexer {
 	return &Lexer{buf: data, pos: int(off), eof: true}
 }
 
-// NewStreamLexer reads from r through a 32 KiB buffer.
+// NewStreamLexer reads from r through a 4 KiB buffer: small enough that
+// the many small content streams of a document cost little, large enough
+// that a big one costs few reads.
 func NewStreamLexer(r io.Reader) *Lexer {
-	return &Lexer{src: r, buf: make([]byte, 0, 32<<10)}
+	return &Lexer{src: r, buf: make([]byte, 0, 4<<10)}
 }
 
 // Offset is the position of the next byte in the input.
 func (l *Lexer) Offset() int64 { return l.base + int64(l.pos) }
 
 // fill makes at least one more byte available, reports false at the end.
-func (l *Lexer) fill() bool {
-	if l.pos < len(l.buf) {
-		return true
-	}
-	if l.eof {
-		return false
-	}
-	l.base += int64(len(l.buf))
-	l.buf = l.buf[:cap(l.buf)]
-	for {
-		n, err := l.src.Read(l.buf)
-		if n > 0 {
-			l.buf, l.pos = l.buf[:n], 0
-			if err != nil {
-				l.eof = true
-			}
-			return true
-		}
-		if err != nil {
-			l.eof, l.buf, l.pos = true, l.buf[:0], 0
+func (l *Lexer) fill() bool { return l.pos < len(l.buf) || l.ensure(1) }
+
+// ensure makes n bytes available from pos, keeping the unread ones across
+// a refill (a name's "#xx" may straddle two reads); false when the input
+// ends first.
+func (l *Lexer) ensure(n int) bool {
+	for len(l.buf)-l.pos < n {
+		if l.eof {
 			return false
 		}
+		rest := copy(l.buf[:cap(l.buf)], l.buf[l.pos:])
+		l.base += int64(l.pos)
+		l.pos = 0
+		m, err := l.src.Read(l.buf[rest:cap(l.buf)])
+		l.buf = l.buf[:rest+m]
+		if err != nil {
+			l.eof = true
+		}
 	}
+	return true
 }
 
 func (l *Lexer) peek() (byte, bool) {
@@ -157,6 +159,7 @@ func (l *Lexer) skipSpace() {
 
 // Next reads the next token.
 func (l *Lexer) Next() Token {
+	l.Tokens++
 	l.skipSpace()
 	t := Token{Off: l.Offset()}
 	c, ok := l.next()
@@ -282,172 +285,6 @@ func (l *Lexer) regular() []byte {
 		l.pos++
 		if len(l.tmp) < l.max() {
 			l.tmp = append(l.tmp, c)
-		}
-	}
-}
-
-func unhex(c byte) (byte, bool) {
-	switch {
-	case c >= '0' && c <= '9':
-		return c - '0', true
-	case c >= 'a' && c <= 'f':
-		return c - 'a' + 10, true
-	case c >= 'A' && c <= 'F':
-		return c - 'A' + 10, true
-	}
-	return 0, false
-}
-
-func (l *Lexer) name() []byte {
-	for {
-		c, ok := l.peek()
-		if !ok || IsSpace(c) || IsDelim(c) {
-			return l.tmp
-		}
-		l.pos++
-		if c == '#' {
-			if d := l.twoHex(); d >= 0 {
-				c = byte(d)
-			}
-		}
-		if len(l.tmp) < l.max() {
-			l.tmp = append(l.tmp, c)
-		}
-	}
-}
-
-// twoHex reads the two hex digits of a name's #xx, or returns -1 leaving
-// them unread.
-func (l *Lexer) twoHex() int {
-	if !l.fill() || l.pos+1 >= len(l.buf) {
-		return -1
-	}
-	a, ok1 := unhex(l.buf[l.pos])
-	b, ok2 := unhex(l.buf[l.pos+1])
-	if !ok1 || !ok2 {
-		return -1
-	}
-	l.pos += 2
-	return int(a<<4 | b)
-}
-
-func (l *Lexer) hex() []byte {
-	var hi byte
-	half := false
-	for {
-		c, ok := l.next()
-		if !ok || c == '>' {
-			break
-		}
-		v, isHex := unhex(c)
-		if !isHex {
-			continue
-		}
-		if half {
-			if len(l.tmp) < l.max() {
-				l.tmp = append(l.tmp, hi<<4|v)
-			}
-		} else {
-			hi = v
-		}
-		half = !half
-	}
-	if half && len(l.tmp) < l.max() {
-		l.tmp = append(l.tmp, hi<<4)
-	}
-	return l.tmp
-}
-
-func (l *Lexer) literal() []byte {
-	depth := 1
-	add := func(c byte) {
-		if len(l.tmp) < l.max() {
-			l.tmp = append(l.tmp, c)
-		}
-	}
-	for {
-		c, ok := l.next()
-		if !ok {
-			return l.tmp
-		}
-		switch c {
-		case '(':
-			depth++
-		case ')':
-			depth--
-			if depth == 0 {
-				return l.tmp
-			}
-		case '\r':
-			// An end of line in a string is a line feed, whatever it was.
-			if c, ok := l.peek(); ok && c == '\n' {
-				l.pos++
-			}
-			c = '\n'
-		case '\\':
-			c, ok = l.next()
-			if !ok {
-				return l.tmp
-			}
-			switch c {
-			case 'n':
-				c = '\n'
-			case 'r':
-				c = '\r'
-			case 't':
-				c = '\t'
-			case 'b':
-				c = '\b'
-			case 'f':
-				c = '\f'
-			case '\r':
-				if c, ok := l.peek(); ok && c == '\n' {
-					l.pos++
-				}
-				continue
-			case '\n':
-				continue
-			default:
-				if c >= '0' && c <= '7' {
-					v := int(c - '0')
-					for range 2 {
-						d, ok := l.peek()
-						if !ok || d < '0' || d > '7' {
-							break
-						}
-						l.pos++
-						v = v*8 + int(d-'0')
-					}
-					c = byte(v)
-				}
-			}
-		}
-		add(c)
-	}
-}
-
-// SkipTo moves past the next occurrence of word in a slice lexer (used to
-// skip inline image data and stream bodies); false when it is not found.
-func (l *Lexer) SkipTo(word []byte) bool {
-	for {
-		if !l.fill() {
-			return false
-		}
-		c := l.buf[l.pos]
-		l.pos++
-		if c != word[0] {
-			continue
-		}
-		i := 1
-		for ; i < len(word); i++ {
-			d, ok := l.peek()
-			if !ok || d != word[i] {
-				break
-			}
-			l.pos++
-		}
-		if i == len(word) {
-			return true
 		}
 	}
 }

@@ -64,9 +64,6 @@ type Parser struct {
 	peeked  *Token
 	// Refs reads "N G R" as a reference (in a file; never in content).
 	Refs bool
-	// Drop keeps reading past the cell budget, dropping the values over
-	// it, instead of failing (for content streams).
-	Drop bool
 }
 
 func (p *Parser) next() Token {
@@ -78,19 +75,16 @@ func (p *Parser) next() Token {
 	return p.Lex.Next()
 }
 
-// count adds n values to the budget; keep false drops them (Drop).
-func (p *Parser) count(n int64) (keep bool, err error) {
+// count adds n values to the budget, failing with ErrLimit past it.
+func (p *Parser) count(n int64) error {
 	if p.cells == nil {
-		return true, nil
+		return nil
 	}
 	*p.cells += n
 	if *p.cells > p.max {
-		if p.Drop {
-			return false, nil
-		}
-		return false, fmt.Errorf("%w: over %d values in its objects", ErrLimit, p.max)
+		return fmt.Errorf("%w: over %d values in its objects", ErrLimit, p.max)
 	}
-	return true, nil
+	return nil
 }
 
 // Object reads one object.
@@ -147,10 +141,8 @@ func (p *Parser) object(t Token, depth int) (Object, error) {
 		return Name(t.Bytes), nil
 	case StringTok:
 		b := t.Bytes
-		if keep, err := p.count(int64(len(b) / 32)); err != nil {
+		if err := p.count(int64(len(b) / 32)); err != nil {
 			return nil, err
-		} else if !keep {
-			return String(""), nil
 		}
 		if p.decrypt != nil {
 			b = p.decrypt(append([]byte(nil), b...))
@@ -176,21 +168,11 @@ func (p *Parser) object(t Token, depth int) (Object, error) {
 			if t.Kind == EOF || t.Kind == DictClose {
 				return a, nil
 			}
-			v, err := p.object(t, depth+1)
+			v, ok, err := p.element(t, depth, len(a), "an array")
 			if err != nil {
 				return nil, err
 			}
-			if _, ok := v.(keyword); ok {
-				continue
-			}
-			keep, err := p.count(1)
-			if err != nil {
-				return nil, err
-			}
-			if len(a) >= MaxElements && !p.Drop {
-				return nil, fmt.Errorf("%w: an array of over %d elements", ErrLimit, MaxElements)
-			}
-			if keep && len(a) < MaxElements {
+			if ok {
 				a = append(a, v)
 			}
 		}
@@ -211,21 +193,11 @@ func (p *Parser) object(t Token, depth int) (Object, error) {
 				continue
 			}
 			k := Name(t.Bytes)
-			v, err := p.object(p.next(), depth+1)
+			v, ok, err := p.element(p.next(), depth, len(d), "a dictionary")
 			if err != nil {
 				return nil, err
 			}
-			if _, ok := v.(keyword); ok {
-				continue
-			}
-			keep, err := p.count(1)
-			if err != nil {
-				return nil, err
-			}
-			if len(d) >= MaxElements && !p.Drop {
-				return nil, fmt.Errorf("%w: a dictionary of over %d entries", ErrLimit, MaxElements)
-			}
-			if v != nil && keep && len(d) < MaxElements {
+			if ok && v != nil {
 				d[k] = v
 			}
 		}
@@ -233,6 +205,26 @@ func (p *Parser) object(t Token, depth int) (Object, error) {
 		return keyword("]"), nil
 	}
 	return nil, nil
+}
+
+// element reads the element of an array or dictionary (holding n) that
+// starts with t: not ok for a bare keyword, which is skipped; ErrLimit
+// past the cell budget or MaxElements.
+func (p *Parser) element(t Token, depth, n int, what string) (v Object, ok bool, err error) {
+	v, err = p.object(t, depth+1)
+	if err != nil {
+		return nil, false, err
+	}
+	if _, isKeyword := v.(keyword); isKeyword {
+		return nil, false, nil
+	}
+	if err := p.count(1); err != nil {
+		return nil, false, err
+	}
+	if n >= MaxElements {
+		return nil, false, fmt.Errorf("%w: %s of over %d elements", ErrLimit, what, MaxElements)
+	}
+	return v, true, nil
 }
 
 // pushBack2 returns two tokens to be read again, in order: the second is

@@ -3,11 +3,12 @@ package pdfobj
 import (
 	"bytes"
 	"fmt"
-	"strconv"
 )
 
-// entry is where one object is: at an offset in the file (kind 1), or
-// the idx'th object of object stream stm (kind 2); kind 0 is unknown.
+// entry is where one object is: at an offset in the file (inFile), or
+// the idx'th object of object stream stm (inStream); or that a newer
+// section freed it (freed: older sections' entries for it no longer
+// count); unknown is the zero value.
 type entry struct {
 	off  int64
 	stm  int32
@@ -15,6 +16,14 @@ type entry struct {
 	gen  uint16
 	kind uint8
 }
+
+// Entry kinds.
+const (
+	unknown uint8 = iota
+	inFile
+	inStream
+	freed
+)
 
 // maxSections bounds the cross-reference sections one file may chain
 // (incremental updates); a /Prev chain that comes back to a section it
@@ -25,42 +34,67 @@ const maxSections = 4096
 // /Prev (and /XRefStm of hybrid files), the newest entry for each object
 // winning, and returns the merged trailer.
 func (d *Doc) readXref() error {
-	start, err := d.startxref()
+	off, err := d.startxref()
 	if err != nil {
 		return err
 	}
 	seen := map[int64]bool{}
-	queue := []int64{start}
-	for len(queue) > 0 {
-		off := queue[0]
-		queue = queue[1:]
-		if seen[off] {
-			continue // a /Prev loop: each section is read once
-		}
-		if len(seen) >= maxSections {
-			return fmt.Errorf("%w: over %d cross-reference sections", ErrMalformed, maxSections)
-		}
-		seen[off] = true
-		d.check()
-		trailer, err := d.section(off)
-		if err != nil {
+	for {
+		trailer, err := d.visit(off, seen)
+		if trailer == nil || err != nil {
 			return err
 		}
-		for k, v := range trailer {
-			if _, ok := d.Trailer[k]; !ok && k != "Prev" && k != "XRefStm" {
-				d.Trailer[k] = v
+		merge := func(t Dict) {
+			for k, v := range t {
+				if _, ok := d.Trailer[k]; !ok && k != "Prev" && k != "XRefStm" {
+					d.Trailer[k] = v
+				}
 			}
 		}
-		// A hybrid file's stream entries come before its older sections.
+		merge(trailer)
+		// A hybrid file's stream entries come before its older sections,
+		// and before its table's free entries, which hide the objects the
+		// stream holds from readers older than PDF 1.5 (PDF 32000-2
+		// §7.5.8.4): they free an object for the older sections only.
 		if x, ok := trailer["XRefStm"].(int64); ok {
-			queue = append([]int64{x}, queue...)
+			t, err := d.visit(x, seen)
+			if err != nil {
+				return err
+			}
+			merge(t)
 		}
-		if p, ok := trailer["Prev"].(int64); ok {
-			queue = append(queue, p)
+		for _, n := range d.frees {
+			d.set(n, entry{kind: freed})
 		}
+		d.frees = d.frees[:0]
+		p, ok := trailer["Prev"].(int64)
+		if !ok {
+			return nil
+		}
+		off = p
 	}
-	return nil
 }
+
+// visit reads the section at off, unless it was read before: a /Prev or
+// /XRefStm loop, which ends the chain (nil, nil).
+func (d *Doc) visit(off int64, seen map[int64]bool) (Dict, error) {
+	if seen[off] {
+		d.xrefLoop = true
+		return nil, nil
+	}
+	if len(seen) >= maxSections {
+		return nil, fmt.Errorf("%w: over %d cross-reference sections", ErrMalformed, maxSections)
+	}
+	seen[off] = true
+	d.sections++
+	d.check()
+	return d.section(off)
+}
+
+// Sections says how many cross-reference sections Open read and whether
+// a /Prev (or /XRefStm) chain came back to one it had read: a loop ends
+// there rather than at a deadline, which a test can check without timing.
+func (d *Doc) Sections() (read int, loop bool) { return d.sections, d.xrefLoop }
 
 func (d *Doc) startxref() (int64, error) {
 	tail := d.data[max(0, len(d.data)-4096):]
@@ -118,8 +152,13 @@ func (d *Doc) table(l *Lexer) (Dict, error) {
 			if a.Kind != Int || b.Kind != Int || c.Kind != Keyword {
 				return nil, fmt.Errorf("%w: a broken cross-reference table entry", ErrMalformed)
 			}
-			if string(c.Bytes) == "n" && a.Int > 0 {
-				d.set(int(t.Int+i), entry{kind: 1, off: a.Int, gen: uint16(b.Int)})
+			switch string(c.Bytes) {
+			case "n":
+				if a.Int > 0 {
+					d.set(int(t.Int+i), entry{kind: inFile, off: a.Int, gen: uint16(b.Int)})
+				}
+			case "f":
+				d.frees = append(d.frees, int(t.Int+i)) // see readXref
 			}
 		}
 	}
@@ -144,7 +183,7 @@ func (d *Doc) set(num int, e entry) {
 		n := max(num+1, 2*len(d.xref))
 		d.xref = append(d.xref, make([]entry, min(n, d.maxObjects)-len(d.xref))...)
 	}
-	if d.xref[num].kind == 0 {
+	if d.xref[num].kind == unknown {
 		d.xref[num] = e
 	}
 }
@@ -202,13 +241,16 @@ func (d *Doc) xrefStream(off int64) (Dict, error) {
 			f2 := field(row[width[0] : width[0]+width[1]])
 			f3 := field(row[width[0]+width[1]:])
 			switch kind {
+			case 0:
+				d.set(int(first+j), entry{kind: freed})
 			case 1:
-				d.set(int(first+j), entry{kind: 1, off: f2, gen: uint16(f3)})
+				d.set(int(first+j), entry{kind: inFile, off: f2, gen: uint16(f3)})
 			case 2:
 				if f2 > 0 && f2 < int64(d.maxObjects) {
-					d.set(int(first+j), entry{kind: 2, stm: int32(f2), idx: int32(f3)})
+					d.set(int(first+j), entry{kind: inStream, stm: int32(f2), idx: int32(f3)})
 				}
 			}
+
 		}
 	}
 	return s.Dict, nil
@@ -220,111 +262,4 @@ func field(b []byte) int64 {
 		v = v<<8 | int64(c)
 	}
 	return v
-}
-
-// reconstruct rebuilds the table by scanning the file for "N G obj", the
-// way readers cope with a damaged or missing cross-reference table; the
-// last definition of an object wins, and the trailer is the last one (or
-// a cross-reference stream's dictionary, or the catalog found).
-func (d *Doc) reconstruct() error {
-	d.xref = d.xref[:0]
-	d.Trailer = Dict{}
-	var objs []struct {
-		num int
-		e   entry
-	}
-	data := d.data
-	for i := 0; i < len(data); {
-		j := bytes.Index(data[i:], []byte("obj"))
-		if j < 0 {
-			break
-		}
-		at := i + j
-		i = at + 3
-		if i < len(data) && !IsSpace(data[i]) && !IsDelim(data[i]) {
-			continue
-		}
-		num, gen, start, ok := objHeader(data, at)
-		if !ok {
-			continue
-		}
-		objs = append(objs, struct {
-			num int
-			e   entry
-		}{num, entry{kind: 1, off: int64(start), gen: uint16(gen)}})
-		if len(objs)&1023 == 0 {
-			d.check()
-		}
-	}
-	for k := len(objs) - 1; k >= 0; k-- {
-		d.set(objs[k].num, objs[k].e)
-	}
-	// Objects inside object streams.
-	for num := range d.xref {
-		if d.xref[num].kind != 1 {
-			continue
-		}
-		o, err := d.resolveNum(num)
-		if s, ok := o.(*Stream); err == nil && ok && s.Dict["Type"] == Name("ObjStm") {
-			d.indexObjStm(num, s)
-		}
-	}
-	for i := bytes.LastIndex(data, []byte("trailer")); i >= 0; {
-		p := &Parser{Lex: NewLexer(data, int64(i+7)), Refs: true, cells: &d.cells, max: d.maxCells}
-		if o, err := p.Object(); err == nil {
-			if t, ok := o.(Dict); ok && t["Root"] != nil {
-				d.Trailer = t
-			}
-		}
-		break
-	}
-	if d.Trailer["Root"] == nil {
-		for num := range d.xref {
-			o, err := d.resolveNum(num)
-			if err != nil {
-				continue
-			}
-			if dict := dictOf(o); dict != nil && dict["Type"] == Name("Catalog") {
-				d.Trailer["Root"] = Ref{num, int(d.xref[num].gen)}
-				break
-			}
-			if s, ok := o.(*Stream); ok && s.Dict["Type"] == Name("XRef") && s.Dict["Root"] != nil {
-				d.Trailer = s.Dict
-				break
-			}
-		}
-	}
-	if d.Trailer["Root"] == nil {
-		return fmt.Errorf("%w: no cross-reference table and no catalog found", ErrMalformed)
-	}
-	return nil
-}
-
-// objHeader reads "N G" backwards from the "obj" at at.
-func objHeader(data []byte, at int) (num, gen, start int, ok bool) {
-	i := at
-	skip := func() {
-		for i > 0 && IsSpace(data[i-1]) {
-			i--
-		}
-	}
-	digits := func() (int, bool) {
-		end := i
-		for i > 0 && data[i-1] >= '0' && data[i-1] <= '9' && end-i < 10 {
-			i--
-		}
-		if i == end {
-			return 0, false
-		}
-		v, err := strconv.Atoi(string(data[i:end]))
-		return v, err == nil
-	}
-	skip()
-	gen, ok1 := digits()
-	skip()
-	num, ok2 := digits()
-	if !ok1 || !ok2 || (i > 0 && !IsSpace(data[i-1]) && !IsDelim(data[i-1])) {
-		return 0, 0, 0, false
-	}
-	return num, gen, i, true
 }

@@ -1,0 +1,225 @@
+package cmd
+
+import (
+	"bufio"
+	"bytes"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// The repository a shell is in: its git configuration is read directly
+// (no git process, nothing to install), following a worktree's or
+// submodule's .git file to the shared configuration, and each remote's URL
+// is matched against the configured forge: https or http on the forge's
+// host, port and path prefix, or ssh (ssh://host/… or host:…) on its host.
+// url.<base>.insteadOf rewrites and include files are not followed.
+
+// gitRemote is one remote of the repository.
+type gitRemote struct{ name, url string }
+
+// remoteRepo is the owner and repository a remote of the repository
+// holding dir points at on forge, or ok false. The remote named origin is
+// preferred, then upstream, then the others by name.
+func remoteRepo(dir string, forge *url.URL, env Env) (owner, repo, remote string, ok bool) {
+	config := gitConfigPath(dir, env)
+	if config == "" {
+		return "", "", "", false
+	}
+	b, err := os.ReadFile(config)
+	if err != nil {
+		return "", "", "", false
+	}
+	remotes := parseRemotes(b)
+	rank := func(n string) int {
+		switch n {
+		case "origin":
+			return 0
+		case "upstream":
+			return 1
+		}
+		return 2
+	}
+	sort.SliceStable(remotes, func(i, j int) bool {
+		if ri, rj := rank(remotes[i].name), rank(remotes[j].name); ri != rj {
+			return ri < rj
+		}
+		return remotes[i].name < remotes[j].name
+	})
+	for _, r := range remotes {
+		if o, n, ok := matchRemote(r.url, forge); ok {
+			return o, n, r.name, true
+		}
+	}
+	return "", "", "", false
+}
+
+// gitConfigPath finds the configuration of the repository holding dir:
+// $GIT_DIR's, or the nearest .git directory's, or, for a .git file
+// (worktree, submodule), that of the directory it names, or of the common
+// directory that one shares.
+func gitConfigPath(dir string, env Env) string {
+	gitDir := env("GIT_DIR")
+	if gitDir != "" && !filepath.IsAbs(gitDir) {
+		gitDir = filepath.Join(dir, gitDir)
+	}
+	for d := dir; gitDir == ""; {
+		p := filepath.Join(d, ".git")
+		if st, err := os.Stat(p); err == nil {
+			if st.IsDir() {
+				gitDir = p
+				break
+			}
+			b, err := os.ReadFile(p)
+			target, found := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir:")
+			if err != nil || !found {
+				return ""
+			}
+			gitDir = strings.TrimSpace(target)
+			if !filepath.IsAbs(gitDir) {
+				gitDir = filepath.Join(d, gitDir)
+			}
+			break
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return ""
+		}
+		d = parent
+	}
+	if b, err := os.ReadFile(filepath.Join(gitDir, "commondir")); err == nil {
+		common := strings.TrimSpace(string(b))
+		if !filepath.IsAbs(common) {
+			common = filepath.Join(gitDir, common)
+		}
+		gitDir = common
+	}
+	return filepath.Join(gitDir, "config")
+}
+
+// parseRemotes reads the url of each [remote "NAME"] section of a git
+// configuration file (the first url of a remote: the one git fetches).
+func parseRemotes(config []byte) []gitRemote {
+	var out []gitRemote
+	seen := map[string]bool{}
+	section := ""
+	sc := bufio.NewScanner(bytes.NewReader(config))
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || line[0] == '#' || line[0] == ';' {
+			continue
+		}
+		if line[0] == '[' {
+			section = ""
+			end := strings.IndexByte(line, ']')
+			if end < 0 {
+				continue
+			}
+			head := strings.TrimSpace(line[1:end])
+			kind, name, found := strings.Cut(head, " ")
+			if found && strings.EqualFold(kind, "remote") {
+				section = strings.Trim(strings.TrimSpace(name), `"`)
+			}
+			continue
+		}
+		if section == "" || seen[section] {
+			continue
+		}
+		key, value, found := strings.Cut(line, "=")
+		if !found || !strings.EqualFold(strings.TrimSpace(key), "url") {
+			continue
+		}
+		value = strings.TrimSpace(value)
+		if len(value) >= 2 && value[0] == '"' && value[len(value)-1] == '"' {
+			value = value[1 : len(value)-1]
+		}
+		seen[section] = true
+		out = append(out, gitRemote{section, value})
+	}
+	return out
+}
+
+// matchRemote returns the owner and repository of a remote URL that
+// points at forge.
+func matchRemote(remote string, forge *url.URL) (owner, repo string, ok bool) {
+	if forge == nil {
+		return "", "", false
+	}
+	var host, path string
+	sshLike := false
+	if strings.Contains(remote, "://") {
+		u, err := url.Parse(remote)
+		if err != nil {
+			return "", "", false
+		}
+		switch u.Scheme {
+		case "http", "https":
+			if u.Scheme != forge.Scheme || portOf(u) != portOf(forge) {
+				return "", "", false
+			}
+		case "ssh", "git+ssh", "ssh+git":
+			sshLike = true
+		default:
+			return "", "", false
+		}
+		host, path = u.Hostname(), u.Path
+	} else {
+		// scp-like: [user@]host:owner/repo.git (no slash before the colon).
+		colon := strings.IndexByte(remote, ':')
+		if colon < 0 || strings.Contains(remote[:colon], "/") {
+			return "", "", false
+		}
+		host, path, sshLike = remote[:colon], remote[colon+1:], true
+		if at := strings.LastIndexByte(host, '@'); at >= 0 {
+			host = host[at+1:]
+		}
+		host = strings.Trim(host, "[]")
+	}
+	if !strings.EqualFold(host, forge.Hostname()) {
+		return "", "", false
+	}
+	prefix := strings.Trim(forge.Path, "/")
+	path = strings.Trim(path, "/")
+	if prefix != "" {
+		rest, found := strings.CutPrefix(path, prefix+"/")
+		switch {
+		case found:
+			path = rest
+		case !sshLike:
+			return "", "", false // over http the prefix is part of every path
+		}
+	}
+	owner, repo, found := strings.Cut(path, "/")
+	repo = strings.TrimSuffix(repo, ".git")
+	if !found || !validName(owner) || !validName(repo) {
+		return "", "", false
+	}
+	return owner, repo, true
+}
+
+// portOf is u's port, the scheme's default when none is given.
+func portOf(u *url.URL) string {
+	if p := u.Port(); p != "" {
+		return p
+	}
+	if u.Scheme == "http" {
+		return "80"
+	}
+	return "443"
+}
+
+// validName is what the forge accepts as an owner or repository name
+// (tool.Owner's pattern): letters, digits, '-', '_' and '.'.
+func validName(s string) bool {
+	if s == "" || len(s) > 100 || s == "." || s == ".." {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.') {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,82 @@
+package pdfobj
+
+import (
+	"bufio"
+	"bytes"
+	"compress/flate"
+	"compress/zlib"
+	"io"
+)
+
+// Flate decoders are kept for the next stream: a new one costs about
+// 45 KB (its 32 KiB window, its tables, its buffer), which for the small
+// content streams of most pages is more than their text, and a 10 MiB
+// PDF's 118 pages made 3.8 MB of garbage of them. A reader from
+// StreamReader holds its decoders until Release gives them back.
+
+// maxIdle bounds the decoders kept: streams are read one at a time, or a
+// few nested (a form inside a page, a font's CMap while a page is read).
+const maxIdle = 4
+
+// inflater is one kept decoder: the buffer it reads through, and its zlib
+// and raw deflate readers, each made on first use and then reset.
+type inflater struct {
+	br *bufio.Reader
+	z  io.ReadCloser
+	f  io.ReadCloser
+}
+
+// decoded is the reader StreamReader returns: the filters' output and the
+// decoders it holds.
+type decoded struct {
+	io.Reader
+	held []*inflater
+}
+
+// inflate decodes zlib data, or raw deflate data when the zlib header is
+// missing or wrong (some writers omit it), with a kept decoder when there
+// is one; dec holds it until released.
+func (d *Doc) inflate(r io.Reader, dec *decoded) io.Reader {
+	var in *inflater
+	if n := len(d.idle); n > 0 {
+		in, d.idle = d.idle[n-1], d.idle[:n-1]
+		in.br.Reset(r)
+	} else {
+		in = &inflater{br: bufio.NewReader(r)}
+	}
+	dec.held = append(dec.held, in)
+	head, _ := in.br.Peek(2)
+	if len(head) == 2 && head[0]&0x0f == 8 && (uint16(head[0])<<8|uint16(head[1]))%31 == 0 {
+		if in.z == nil {
+			if z, err := zlib.NewReader(in.br); err == nil {
+				in.z = z
+				return &tolerant{r: z}
+			}
+		} else if err := in.z.(zlib.Resetter).Reset(in.br, nil); err == nil {
+			return &tolerant{r: in.z}
+		}
+	}
+	if in.f == nil {
+		in.f = flate.NewReader(in.br)
+	} else {
+		_ = in.f.(flate.Resetter).Reset(in.br, nil)
+	}
+	return &tolerant{r: in.f}
+}
+
+// Release gives back the decoders a reader from StreamReader holds, for
+// the next stream; the reader reads nothing more.
+func (d *Doc) Release(r io.Reader) {
+	dec, ok := r.(*decoded)
+	if !ok {
+		return
+	}
+	for _, in := range dec.held {
+		if len(d.idle) < maxIdle {
+			in.br.Reset(nil)
+			d.idle = append(d.idle, in)
+		}
+	}
+	dec.held = nil
+	dec.Reader = bytes.NewReader(nil)
+}

@@ -1,5 +1,0 @@
-//go:build !race
-
-package pdftext_test
-
-const raceEnabled = false

@@ -1,0 +1,186 @@
+package pdftext
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/pdftext/internal/pdfobj"
+)
+
+// Reading a content stream's operators and their operands (PDF 32000-2
+// §7.8.2). Memory is bounded by the content, not its byte count: at most
+// maxOperands operands wait for an operator (older ones are dropped, as
+// other readers drop them), one operator's arrays and dictionaries hold at
+// most maxOperandCells values and its strings at most maxOperandBytes.
+//
+// CPU is bounded by what the stream proves to be. No operator takes more
+// than a few operands (SCN with a pattern, 33), so a stream that piles up
+// maxWaiting operands with no operator, puts over maxOperandCells values
+// in one operator's operands, or nests arrays past pdfobj.MaxDepth is
+// hostile (issue 18's bombs: "1 " × 16 M, "/a ", "<<>>", a 16 M-element
+// array) or damaged beyond use: its interpretation stops there, with a note
+// on the page and the text before it kept, instead of lexing the other
+// 32 MiB the content budget would allow.
+const (
+	maxOperands     = 64
+	maxWaiting      = 4096
+	maxOperandCells = 1 << 16
+	maxOperandBytes = 1 << 20
+	maxStringBytes  = 64 << 10
+)
+
+// counting fails a read once the extraction's content budget is spent.
+type counting struct {
+	r    io.Reader
+	left *int64
+}
+
+var errBudget = errors.New("content budget spent")
+
+func (c *counting) Read(p []byte) (int, error) {
+	if *c.left <= 0 {
+		*c.left = -1 // spent: a read was refused
+		return 0, errBudget
+	}
+	if int64(len(p)) > *c.left {
+		p = p[:*c.left+1]
+	}
+	n, err := c.r.Read(p)
+	*c.left -= int64(n)
+	if *c.left < 0 {
+		return n, errBudget
+	}
+	return n, err
+}
+
+// hostile is the error of a content stream stopped because of its shape.
+type hostile struct{ why string }
+
+func (h *hostile) Error() string { return h.why }
+
+// work counts what one extraction did, so tests assert how much work a
+// hostile file costs (tokens lexed, operands dropped, streams stopped,
+// cross-reference sections read) instead of timing it.
+type work struct {
+	Tokens   int64 // content stream tokens lexed
+	Dropped  int64 // operands dropped: more waited than any operator takes
+	Stopped  int   // content streams stopped as hostile
+	Sections int   // cross-reference sections read
+	XrefLoop bool  // a /Prev chain came back to a section already read
+}
+
+// interpret runs a page's or a form's content stream: a spent budget ends
+// the page (errBudget panics up to it), a hostile stream ends itself with
+// a note on the page.
+func (c *content) interpret(r io.Reader) {
+	var h *hostile
+	switch err := c.run(r); {
+	case errors.Is(err, errBudget):
+		panic(errBudget)
+	case errors.As(err, &h):
+		c.x.work.Stopped++
+		if c.x.note == "" {
+			c.x.note = "its content stops early: " + h.why + "; the text before it is kept"
+		}
+	}
+}
+
+// run interprets r (a reader from StreamReader, whose decoders it gives
+// back at the end): errBudget when the content budget ran out, *hostile
+// when the stream proved hostile.
+func (c *content) run(r io.Reader) error {
+	x := c.x
+	defer x.doc.Release(r)
+	lex := pdfobj.NewStreamLexer(&counting{r: r, left: &x.contentLeft})
+	lex.MaxString = maxStringBytes
+	defer func() { x.work.Tokens += lex.Tokens }()
+	var cells int64
+	p := pdfobj.NewParser(lex, &cells, maxOperandCells)
+	stack := make([]pdfobj.Object, 0, 8)
+	stackBytes, waiting := 0, 0
+	for n := 0; ; n++ {
+		if n&1023 == 0 {
+			x.check()
+		}
+		t := lex.Next()
+		switch t.Kind {
+		case pdfobj.EOF:
+			if x.contentLeft < 0 {
+				return errBudget
+			}
+			return nil
+		case pdfobj.Keyword:
+			switch op := string(t.Bytes); op {
+			case "true", "false", "null":
+			case "BI":
+				if !c.inlineImage(lex) {
+					return &hostile{fmt.Sprintf("an inline image of over %d entries, at byte %d of a content stream", maxWaiting, t.Off)}
+				}
+				stack, stackBytes, cells, waiting = stack[:0], 0, 0, 0
+				continue
+			default:
+				c.op(op, stack)
+				stack, stackBytes, cells, waiting = stack[:0], 0, 0, 0
+				continue
+			}
+		}
+		v, err := p.Value(t)
+		if err != nil {
+			// Nested too deep, or too many values for one operator.
+			return &hostile{fmt.Sprintf("%s, at byte %d of a content stream", reason(err), t.Off)}
+		}
+		if waiting++; waiting > maxWaiting {
+			return &hostile{fmt.Sprintf("over %d operands with no operator, at byte %d of a content stream", maxWaiting, t.Off)}
+		}
+		if s, ok := v.(pdfobj.String); ok {
+			stackBytes += len(s)
+		}
+		if len(stack) >= maxOperands || stackBytes > maxOperandBytes {
+			// Too many operands for any operator: the older half goes
+			// (all but the newest when their bytes are too many).
+			keep := maxOperands / 2
+			if stackBytes > maxOperandBytes {
+				keep = 0
+			}
+			x.work.Dropped += int64(len(stack) - keep)
+			stack = append(stack[:0], stack[len(stack)-keep:]...)
+			stackBytes = 0
+			for _, o := range stack {
+				if s, ok := o.(pdfobj.String); ok {
+					stackBytes += len(s)
+				}
+			}
+		}
+		stack = append(stack, v)
+	}
+}
+
+// reason says why the parser refused an operand, without the prefix the
+// object layer gives its errors.
+func reason(err error) string {
+	if errors.Is(err, pdfobj.ErrLimit) {
+		return fmt.Sprintf("over %d values in one operator's operands", maxOperandCells)
+	}
+	return fmt.Sprintf("arrays or dictionaries nested over %d deep", pdfobj.MaxDepth)
+}
+
+// inlineImage skips BI … ID data EI; false when the image's dictionary
+// runs on past any real one's size (a hostile stream).
+func (c *content) inlineImage(lex *pdfobj.Lexer) bool {
+	for n := 0; ; n++ {
+		t := lex.Next()
+		if t.Kind == pdfobj.EOF {
+			return true
+		}
+		if t.Kind == pdfobj.Keyword && string(t.Bytes) == "ID" {
+			break
+		}
+		if n == 2*maxWaiting {
+			return false
+		}
+	}
+	c.x.sawImage = true
+	lex.SkipInlineData()
+	return true
+}
