@@ -159,15 +159,11 @@ func (s *Spec) large(sc *Schema, name string, seen []string, l Large, depth int)
 		return nil
 	}
 	if sc.Ref != "" {
-		for _, r := range seen {
-			if r == sc.Ref {
-				return nil
-			}
-		}
-		if len(seen) > 6 {
+		def, seen, ok := s.deref(sc, seen)
+		if !ok {
 			return nil
 		}
-		return s.large(s.Definitions[sc.Ref], name, append(seen, sc.Ref), l, depth)
+		return s.large(def, name, seen, l, depth)
 	}
 	switch sc.Type {
 	case "array":

@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"net/http"
+	"slices"
 	"strings"
 )
 
@@ -92,20 +93,26 @@ const (
 // Definitions that contain themselves are cut at the second visit.
 func (s *Spec) Example(sc *Schema) any { return s.example(sc, "v", nil) }
 
+// deref follows sc's $ref to its definition, adding it to seen (the
+// definitions being expanded); ok is false for one already there (a
+// definition that contains itself) or past six levels.
+func (s *Spec) deref(sc *Schema, seen []string) (def *Schema, more []string, ok bool) {
+	if slices.Contains(seen, sc.Ref) || len(seen) > 6 {
+		return nil, nil, false
+	}
+	return s.Definitions[sc.Ref], append(seen, sc.Ref), true
+}
+
 func (s *Spec) example(sc *Schema, name string, seen []string) any {
 	if sc == nil {
 		return nil
 	}
 	if sc.Ref != "" {
-		for _, r := range seen {
-			if r == sc.Ref {
-				return nil
-			}
-		}
-		if len(seen) > 6 {
+		def, seen, ok := s.deref(sc, seen)
+		if !ok {
 			return nil
 		}
-		return s.example(s.Definitions[sc.Ref], name, append(seen, sc.Ref))
+		return s.example(def, name, seen)
 	}
 	switch sc.Type {
 	case "integer":
