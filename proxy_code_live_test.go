@@ -65,7 +65,7 @@ func TestE2ECodeToolsBehindDecodingProxy(t *testing.T) {
 	assert.EqualValues(t, 1, ok("compare_commits", map[string]any{"base": "main", "head": "feature/x"})["total_commits"])
 	assert.EqualValues(t, 3, ok("get_repo_tree", map[string]any{"ref": "feature/x", "recursive": true})["total_count"])
 	assert.Equal(t, head, ok("get_tag", map[string]any{"tag": "release/v1"})["commit"])
-	ok("create_commit_status", map[string]any{"sha": "feature/x", "state": "success", "context": "ci/x"})
+	ok("create_commit_status", map[string]any{"ref": "feature/x", "state": "success", "context": "ci/x"})
 	assert.Equal(t, "success", ok("get_commit_status", map[string]any{"ref": "feature/x"})["state"])
 
 	// Climbing values reach nothing.

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"strings"
 	"time"
@@ -32,9 +33,15 @@ type HTTPConfig struct {
 	OAuthIssuer    string
 	MaxBodyBytes   int64
 	MaxInFlight    int
-	MetricsAddr    string // a separate listener for /metrics; "" serves it on Addr
+	// MaxInFlightPerUser bounds one user's requests at once, before their
+	// bodies are read (#18, item 3).
+	MaxInFlightPerUser int
+	MinBodyRate        int64  // bytes a second a body must keep after its first 5 s
+	MetricsAddr        string // a separate listener for /metrics; "" serves it on Addr
+	TrustedProxies     string // reverse proxies whose X-Forwarded-For names the client
 
-	publicURL *url.URL // parsed PublicURL, nil when unset
+	publicURL      *url.URL // parsed PublicURL, nil when unset
+	trustedProxies []netip.Prefix
 }
 
 func (h *HTTPConfig) registerFlags(fs *pflag.FlagSet, env Env) {
@@ -48,7 +55,10 @@ func (h *HTTPConfig) registerFlags(fs *pflag.FlagSet, env Env) {
 	fs.StringVar(&h.OAuthIssuer, "oauth-issuer", env("FORGEJO_MCP_OAUTH_ISSUER"), "OAuth authorization server advertised to clients (default: --url without trailing slash; set it when users reach the forge at another URL than this server does)")
 	fs.Int64Var(&h.MaxBodyBytes, "http-max-body-bytes", 0, "largest HTTP request body; a larger one gets 413 (default: --max-frame-bytes, which fits the largest upload in base64)")
 	fs.StringVar(&h.MetricsAddr, "metrics-addr", env("FORGEJO_MCP_METRICS_ADDR"), "serve Prometheus /metrics on this host:port instead of on --http-addr (env FORGEJO_MCP_METRICS_ADDR)")
-	fs.IntVar(&h.MaxInFlight, "http-max-in-flight", 64, "HTTP requests served at once; more get 503 (each may buffer up to --http-max-body-bytes)")
+	fs.IntVar(&h.MaxInFlight, "http-max-in-flight", 64, "HTTP requests served at once; more get 503")
+	fs.IntVar(&h.MaxInFlightPerUser, "http-max-in-flight-per-user", 8, "HTTP requests one user (token identity) has served at once, counted before their bodies are read; more get 429 while others are served")
+	fs.Int64Var(&h.MinBodyRate, "http-min-body-rate", httpserver.DefaultMinBodyRate, "bytes a second a request body must arrive at, on average after its first 5 s; a slower one is cut off (408)")
+	fs.StringVar(&h.TrustedProxies, "http-trusted-proxies", env("FORGEJO_MCP_HTTP_TRUSTED_PROXIES"), "comma-separated addresses or CIDR prefixes of reverse proxies whose X-Forwarded-For names the client's address (for the per-address limits); by default the connection's peer is the client")
 }
 
 // resolve validates the HTTP flags; it runs only with --transport http.
@@ -89,8 +99,13 @@ func (h *HTTPConfig) resolve() error {
 			return usagef("--oauth-issuer %q must be an absolute URL, e.g. https://codeberg.org", h.OAuthIssuer)
 		}
 	}
-	if h.MaxBodyBytes < 0 || h.MaxInFlight <= 0 {
-		return usagef("--http-max-body-bytes must not be negative and --http-max-in-flight must be positive")
+	trusted, err := httpserver.ParseTrustedProxies(tool.SplitList(h.TrustedProxies))
+	if err != nil {
+		return usagef("--http-trusted-proxies %q: %v (give addresses or CIDR prefixes, e.g. 127.0.0.1,10.0.0.0/8)", h.TrustedProxies, err)
+	}
+	h.trustedProxies = trusted
+	if h.MaxBodyBytes < 0 || h.MaxInFlight <= 0 || h.MaxInFlightPerUser <= 0 || h.MinBodyRate <= 0 {
+		return usagef("--http-max-body-bytes must not be negative, and --http-max-in-flight, --http-max-in-flight-per-user and --http-min-body-rate must be positive")
 	}
 	return nil
 }
@@ -162,21 +177,24 @@ func httpOptions(cfg *Config, defs []tool.Def, logger *slog.Logger) httpserver.O
 	runner.Client = nil // each request brings its own identity
 	hc := forgejo.NewHTTPClient(forgejo.HTTPOptions{BaseURL: cfg.URL, RequestTimeout: cfg.RequestTimeout, TLS: cfg.TLS})
 	o := httpserver.Options{
-		Forge:            cfg.URL,
-		HTTPClient:       forgejo.Observed(hc, m.ForgeRequest),
-		Metrics:          m,
-		MetricsElsewhere: h.MetricsAddr != "",
-		UserAgent:        cfg.UserAgent,
-		Defs:             defs,
-		Runner:           runner,
-		MaxUploadBytes:   cfg.MaxUploadBytes,
-		PublicURL:        h.publicURL,
-		Issuer:           strings.TrimSuffix(h.OAuthIssuer, "/"),
-		AllowedHosts:     tool.SplitList(h.AllowedHosts),
-		AllowedOrigins:   tool.SplitList(h.AllowedOrigins),
-		MaxBodyBytes:     cfg.maxBody(),
-		MaxInFlight:      h.MaxInFlight,
-		Logger:           logger,
+		Forge:              cfg.URL,
+		HTTPClient:         forgejo.Observed(hc, m.ForgeRequest),
+		Metrics:            m,
+		MetricsElsewhere:   h.MetricsAddr != "",
+		UserAgent:          cfg.UserAgent,
+		Defs:               defs,
+		Runner:             runner,
+		MaxUploadBytes:     cfg.MaxUploadBytes,
+		PublicURL:          h.publicURL,
+		Issuer:             strings.TrimSuffix(h.OAuthIssuer, "/"),
+		AllowedHosts:       tool.SplitList(h.AllowedHosts),
+		AllowedOrigins:     tool.SplitList(h.AllowedOrigins),
+		TrustedProxies:     h.trustedProxies,
+		MaxBodyBytes:       cfg.maxBody(),
+		MaxInFlight:        h.MaxInFlight,
+		MaxInFlightPerUser: h.MaxInFlightPerUser,
+		MinBodyRate:        h.MinBodyRate,
+		Logger:             logger,
 		// --max-inflight-bytes bounds both transports.
 		MaxInflightBytes: cfg.MaxInflightBytes,
 	}

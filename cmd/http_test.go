@@ -47,7 +47,7 @@ func TestHTTPUsageErrors(t *testing.T) {
 		{name: "public URL with query", args: []string{"--public-url", "https://mcp.example/?a=b"}, err: "must be an absolute http(s) URL"},
 		{name: "public URL naming the endpoint", args: []string{"--public-url", "https://mcp.example/mcp"}, err: "should be the server's root"},
 		{name: "bad issuer", args: []string{"--oauth-issuer", "forge"}, err: "--oauth-issuer"},
-		{name: "no in-flight requests", args: []string{"--http-max-in-flight", "0"}, err: "--http-max-in-flight must be positive"},
+		{name: "no in-flight requests", args: []string{"--http-max-in-flight", "0"}, err: "--http-max-in-flight, --http-max-in-flight-per-user and --http-min-body-rate must be positive"},
 		{name: "shared token without a token", args: []string{"--http-shared-token"}, env: noToken, err: "--http-shared-token needs the server's own token"},
 	}
 	for _, tt := range tests {

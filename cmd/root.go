@@ -77,16 +77,25 @@ func Main(ctx context.Context, args []string, std IO, env Env) int {
 	logger := newLogger(std.Err, &cfg)
 	all := operation.All()
 	sel := cfg.serverSelection()
-	if cfg.Transport == "http" || cfg.DynamicToolsets {
+	switch {
+	case cfg.Transport == "http":
 		// Over HTTP the flags bound what a request can select and the
-		// default applies per request (X-MCP-Toolsets); with dynamic
-		// toolsets they bound what enable_toolset can reach.
+		// default applies per request (X-MCP-Toolsets).
 		sel = cfg.selection()
+	case cfg.DynamicToolsets:
+		// enable_toolset reaches every toolset; --exclude-tools and
+		// --read-only still bound it, and the rest picks the start.
+		sel = tool.Selection{Exclude: sel.Exclude, ReadOnly: sel.ReadOnly}
 	}
 	defs, err := tool.Select(all, sel)
 	if err != nil {
 		fmt.Fprintln(std.Err, "forgejo-mcp:", err)
 		return ExitUsage
+	}
+	if cfg.DynamicToolsets {
+		warnEmpty(logger, all, cfg.serverSelection())
+	} else {
+		warnEmpty(logger, all, sel)
 	}
 	if cfg.Transport == "http" {
 		if cfg.DynamicToolsets {
@@ -98,7 +107,7 @@ func Main(ctx context.Context, args []string, std IO, env Env) int {
 	runner := cfg.runner(logger)
 	var s *server.MCPServer
 	if cfg.DynamicToolsets {
-		start, err := tool.Select(defs, cfg.serverSelection())
+		start, err := tool.Select(all, cfg.serverSelection())
 		if err != nil {
 			fmt.Fprintln(std.Err, "forgejo-mcp:", err)
 			return ExitUsage
@@ -113,6 +122,17 @@ func Main(ctx context.Context, args []string, std IO, env Env) int {
 		return ExitToolError
 	}
 	return ExitOK
+}
+
+// warnEmpty says so when sel offers no tool of all: every knob only
+// narrows, so that is almost always a mistake (--read-only with only
+// writing tools named), and a server without tools looks merely broken
+// to whoever set up the client.
+func warnEmpty(logger *slog.Logger, all []tool.Def, sel tool.Selection) {
+	why := tool.EmptyReason(all, sel, tool.SelectionWords{Toolsets: "--toolsets", Tools: "--tools", Exclude: "--exclude-tools", ReadOnly: "--read-only"})
+	if why != "" {
+		logger.Warn("the selection offers no tools: " + why + "; the server starts without any")
+	}
 }
 
 // subcommand is the command a first argument names, or nil: the server

@@ -54,3 +54,51 @@ func TestDynamicToolsetsIsForStdio(t *testing.T) {
 	assert.Equal(t, ExitUsage, code)
 	assert.Contains(t, errs.String(), "--dynamic-toolsets is for stdio; over HTTP each request selects toolsets with the X-MCP-Toolsets header")
 }
+
+// TestEmptySelectionWarns is issue 18's item 14: --read-only --tools
+// create_issue started a server with no tools and said nothing;
+// --dynamic-toolsets --exclude-tools X refused to start.
+func TestEmptySelectionWarns(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string // in stderr; "" for no warning
+	}{
+		{[]string{"--read-only", "--tools", "create_issue"}, "the selection offers no tools: --read-only leaves out every tool --tools selects: they all write to the forge (create_issue)"},
+		{[]string{"--tools", "create_issue", "--exclude-tools", "create_issue"}, "the selection offers no tools: --exclude-tools leaves out every tool --tools selects"},
+		{[]string{"--read-only", "--tools", "get_issue_by_index"}, ""},
+		{[]string{"--dynamic-toolsets", "--read-only", "--tools", "create_issue"}, "the selection offers no tools"},
+		{[]string{"--transport", "http", "--http-addr", "127.0.0.1:0", "--read-only", "--tools", "create_issue"}, "the selection offers no tools"},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			cancel() // HTTP: stop at once; stdio: stops at the end of input
+			var out, errs bytes.Buffer
+			code := Main(ctx, append([]string{"--url", "http://127.0.0.1:1"}, tt.args...),
+				IO{In: strings.NewReader(""), Out: &out, Err: &errs}, func(string) string { return "" })
+			assert.Equal(t, ExitOK, code, errs.String())
+			if tt.want == "" {
+				assert.NotContains(t, errs.String(), "offers no tools")
+			} else {
+				assert.Contains(t, errs.String(), tt.want)
+			}
+		})
+	}
+}
+
+// TestDynamicToolsetsReachEveryToolset: enable_toolset reaches every
+// toolset, whatever --toolsets starts with; --exclude-tools and
+// --read-only still bound it.
+func TestDynamicToolsetsReachEveryToolset(t *testing.T) {
+	in := strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"enable_toolset","arguments":{"toolset":"wiki"}}}`,
+	}, "\n") + "\n"
+	var out, errs bytes.Buffer
+	code := Main(context.Background(), []string{"--url", "http://127.0.0.1:1", "--dynamic-toolsets", "--toolsets", "issue", "--exclude-tools", "create_wiki_page"},
+		IO{In: strings.NewReader(in), Out: &out, Err: &errs}, func(string) string { return "" })
+	require.Equal(t, ExitOK, code, errs.String())
+	assert.Contains(t, out.String(), `get_wiki_page`, "the wiki is reachable though --toolsets named only issue")
+	assert.NotContains(t, out.String(), `create_wiki_page`, "--exclude-tools still holds")
+}

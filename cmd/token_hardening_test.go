@@ -46,6 +46,8 @@ func validArgs(t *testing.T, d tool.Def) map[string]any {
 			candidates = []any{[]any{"x"}}
 		case p.Type == tool.TypeObjects:
 			candidates = []any{[]any{validItem(t, d, p)}}
+		case p.Type == tool.TypeMap:
+			candidates = []any{map[string]any{"x": "o1"}}
 		default:
 			candidates = []any{base64.StdEncoding.EncodeToString([]byte("hello")), "o1", "main", "docs/readme.md", "hello.txt", "x", "2026-01-02",
 				"0123456789abcdef0123456789abcdef01234567"}
@@ -72,26 +74,37 @@ func validArgs(t *testing.T, d tool.Def) map[string]any {
 }
 
 // validItem synthesises one valid item of an object list: a value for
-// every field, then without one optional field or without all of them
-// until the item passes the list's own checks (exactly one of two fields).
+// every field, then without one or two optional fields or without all of
+// them until the item passes the list's own checks (exactly one of two
+// fields; a field only one operation takes).
 func validItem(t *testing.T, d tool.Def, p tool.Param) map[string]any {
 	t.Helper()
 	all := validArgs(t, tool.Def{Name: d.Name + "." + p.Name, Params: p.Items.Fields})
 	one := tool.Def{Name: d.Name, Params: []tool.Param{p}}
 	tries := []map[string]any{all}
 	required := map[string]any{}
+	var optional []string
 	for _, f := range p.Items.Fields {
 		if f.Required {
 			required[f.Name] = all[f.Name]
-			continue
+		} else {
+			optional = append(optional, f.Name)
 		}
-		without := map[string]any{}
+	}
+	without := func(names ...string) map[string]any {
+		out := map[string]any{}
 		for k, v := range all {
-			if k != f.Name {
-				without[k] = v
+			if !slices.Contains(names, k) {
+				out[k] = v
 			}
 		}
-		tries = append(tries, without)
+		return out
+	}
+	for i, a := range optional {
+		tries = append(tries, without(a))
+		for _, b := range optional[i+1:] {
+			tries = append(tries, without(a, b))
+		}
 	}
 	for _, item := range append(tries, required) {
 		if _, err := one.Parse(map[string]any{p.Name: []any{item}}); err == nil {

@@ -28,6 +28,9 @@ var compatAliases = []struct {
 	{"id", "review_id", []string{"get_pull_review", "submit_pull_review", "dismiss_pull_review", "delete_pull_review", "list_pull_review_comments"}},
 	{"state", "event", []string{"create_pull_review", "submit_pull_review"}},
 	{"user", "owner", []string{"fork_repo"}},
+	// Renamed to the word the other tools use for the same thing.
+	{"sha", "ref", []string{"create_commit_status"}},
+	{"tag_name", "tag", []string{"create_tag"}},
 	// Renamed here: --cli's --all pages through any list.
 	{"all", "include_read", []string{"check_notifications", "list_repo_notifications"}},
 }

@@ -17,6 +17,7 @@ var sdkTypes = map[string]reflect.Type{
 	"GitTreeResponse":    reflect.TypeFor[sdk.GitTreeResponse](),
 	"PullReview":         reflect.TypeFor[sdk.PullReview](),
 	"PullReviewComment":  reflect.TypeFor[sdk.PullReviewComment](),
+	"Reaction":           reflect.TypeFor[sdk.Reaction](),
 	"Tag":                reflect.TypeFor[sdk.Tag](),
 	"BranchProtection":   reflect.TypeFor[sdk.BranchProtection](),
 	"ChangedFile":        reflect.TypeFor[sdk.ChangedFile](),

@@ -18,6 +18,7 @@ func domainOf(name string) int {
 		return 1
 	case "list_my_repos",
 		"create_repo",
+		"list_user_repos",
 		"list_branches",
 		"create_branch",
 		"list_repo_commits",
@@ -41,7 +42,8 @@ func domainOf(name string) int {
 		"compare_commits",
 		"get_repo_tree",
 		"delete_branch",
-		"list_collaborators":
+		"list_collaborators",
+		"list_assignee_candidates":
 		return 2
 	case "get_issue_by_index",
 		"list_repo_issues",
@@ -76,7 +78,10 @@ func domainOf(name string) int {
 		"edit_milestone",
 		"delete_milestone",
 		"get_issue_timeline",
-		"get_issue_templates":
+		"get_issue_templates",
+		"list_issue_reactions",
+		"add_issue_reaction",
+		"remove_issue_reaction":
 		return 3
 	case "list_repo_pull_requests",
 		"get_pull_request_by_index",
@@ -93,6 +98,11 @@ func domainOf(name string) int {
 		"delete_pull_review",
 		"create_review_requests",
 		"delete_review_requests",
+		"add_pull_review_comments",
+		"reply_to_pull_review_comment",
+		"delete_pull_review_comment",
+		"undismiss_pull_review",
+		"list_reviewer_candidates",
 		"update_pull_request",
 		"list_pull_request_commits",
 		"cancel_auto_merge",
@@ -148,7 +158,10 @@ func domainOf(name string) int {
 		"remove_team_member",
 		"add_team_repo",
 		"remove_team_repo",
-		"remove_org_member":
+		"remove_org_member",
+		"list_org_repos",
+		"list_team_members",
+		"list_team_repos":
 		return 9
 	case "search_repos",
 		"search_users",

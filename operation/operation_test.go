@@ -99,13 +99,14 @@ func sampleArgs(d tool.Def) map[string]any {
 		"content":  base64.StdEncoding.EncodeToString([]byte("hello")),
 		"filename": "hello.txt",
 		"files":    []any{map[string]any{"operation": "create", "path": "hello.txt", "content": "hello"}},
+		"comments": []any{map[string]any{"path": "hello.txt", "new_line": 1.0, "body": "hello"}},
 	}
 	args := map[string]any{}
 	for k, v := range sampleExtras[d.Name] {
 		args[k] = v
 	}
 	for _, p := range d.Params {
-		if !p.Required {
+		if _, given := args[p.Name]; !p.Required || given {
 			continue
 		}
 		if v, ok := special[p.Name]; ok {
@@ -141,7 +142,21 @@ var sampleExtras = map[string]map[string]any{
 	"get_ci_status":          {"index": 1.0},
 	"create_review_requests": {"reviewers": []any{"x"}},
 	"delete_review_requests": {"reviewers": []any{"x"}},
+	// The comment the mimicking fakes list (fakeforge.ExampleInt).
+	"reply_to_pull_review_comment": {"comment_id": float64(fakeforge.ExampleInt)},
 }
+
+// sampleAnswers are forge answers some tools need to reach their write
+// with sampleArgs, where answering {} everywhere is not enough: the flavour
+// (which picks the route) or the object they read first.
+var sampleAnswers = map[string]map[string]any{
+	"add_pull_review_comments":   {"GET /api/v1/version": forgejoVersion},
+	"delete_pull_review_comment": {"GET /api/v1/version": forgejoVersion},
+	"reply_to_pull_review_comment": {"GET /api/v1/version": forgejoVersion,
+		"GET /api/v1/repos/x/x/pulls/1/reviews/1/comments": []any{map[string]any{"id": fakeforge.ExampleInt, "path": "a.go", "position": 1}}},
+}
+
+var forgejoVersion = map[string]any{"version": "11.0.0+gitea-1.22.0"}
 
 // additiveUpdates are the tools that PUT or PATCH and still only add:
 // each with why it is not destructive (the MCP spec: destructiveHint false
@@ -180,6 +195,9 @@ func TestAnnotationsMatchBehaviour(t *testing.T) {
 			f.Handle("/", func(w http.ResponseWriter, r *http.Request) {
 				fakeforge.WriteJSON(w, http.StatusOK, map[string]any{})
 			})
+			for pattern, body := range sampleAnswers[d.Name] {
+				f.JSON(pattern, http.StatusOK, body)
+			}
 			f.Call(t, operation.All(), d.Name, sampleArgs(d))
 			reqs := f.Requests()
 			require.NotEmpty(t, reqs, "the tool reached the forge")

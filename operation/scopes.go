@@ -42,6 +42,7 @@ func ToolsetScopes() []ToolsetScope {
 		{"search", []string{"read:issue", "read:organization", "read:repository", "read:user"},
 			[]string{"read:issue", "read:organization", "read:repository", "read:user"}},
 		{"dependency", []string{"read:issue"}, []string{"write:issue"}},
+		{"reaction", []string{"read:issue"}, []string{"write:issue"}},
 		{"pull", []string{"read:issue", "read:repository"}, []string{"read:issue", "read:organization", "write:repository"}},
 		{"review", []string{"read:repository"}, []string{"read:issue", "write:repository"}},
 		{"merge", nil, []string{"read:issue", "write:repository"}},

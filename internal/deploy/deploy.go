@@ -208,6 +208,9 @@ func startReplica(o Options) (*Replica, error) {
 	r := &Replica{Addr: "127.0.0.1:" + strconv.Itoa(port), done: make(chan struct{}), stderr: &fakeforge.SyncBuffer{}}
 	args := append([]string{"--transport", "http", "--http-addr", r.Addr, "--url", o.ForgeURL,
 		"--public-url", "https://" + PublicHost, "--log-level", "warn",
+		// nginx on this machine forwards the client's address, as in
+		// docs/deploy/README.md.
+		"--http-trusted-proxies", "127.0.0.1",
 		// The tests call list_branches, outside the default selection.
 		"--toolsets", "default,+repo"}, o.Args...)
 	r.cmd = exec.Command(o.Binary, args...)

@@ -57,25 +57,8 @@ func TestPeakRSS(t *testing.T) {
 	index := forge.NewIssue(t, owner, repo, "memcheck uploads", "")
 	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), "FORGEJO_ACCESS_TOKEN=" + forge.Token}
 
-	var only *regexp.Regexp
-	if p := os.Getenv(envCases); p != "" {
-		only = regexp.MustCompile(p)
-	}
-	var rows []row
-	run := func(name string, limitMB int, f func(t *testing.T) (peakKB int64, note string)) {
-		if only != nil && !only.MatchString(name) {
-			return
-		}
-		t.Run(name, func(t *testing.T) {
-			peak, note := f(t)
-			r := row{name: name, peakKB: peak, limitMB: limitMB, note: note}
-			rows = append(rows, r)
-			t.Logf("%s: peak RSS %.1f MB %s", name, r.mb(), note)
-			if os.Getenv(envReportOnly) == "" && r.mb() >= float64(limitMB) {
-				t.Errorf("%s: peak RSS %.1f MB, over the target of %d MB", name, r.mb(), limitMB)
-			}
-		})
-	}
+	cs := &cases{t: t}
+	run := cs.run
 
 	uploadArgs := func() map[string]any {
 		data := make([]byte, uploadBytes)
@@ -105,6 +88,18 @@ func TestPeakRSS(t *testing.T) {
 		reply := p.roundTrip(t, msg)
 		requireSuccess(t, reply)
 		return p.peak(t), fmt.Sprintf("uploaded (%d-byte message)", len(msg))
+	})
+
+	// change_files with one file of 15 MiB of text (security issue 18,
+	// item 10): the largest text a frame carries, written to the forge.
+	run("stdio/change-files-15MiB", stdioTargetMB, func(t *testing.T) (int64, string) {
+		p := startStdio(t, bin, forge.URL, env)
+		text := strings.Repeat("All work and no play makes Jack a dull boy.\n", (15<<20)/44)
+		msg := toolCall("change_files", map[string]any{"owner": owner, "repo": repo, "message": "memcheck",
+			"files": []any{map[string]any{"operation": "create", "path": "big.txt", "content": text}}})
+		reply := p.roundTrip(t, msg)
+		requireSuccess(t, reply)
+		return p.peak(t), fmt.Sprintf("committed (%d-byte message)", len(msg))
 	})
 
 	// PDF bombs (security issue 18 item 2): each is attached to the issue,
@@ -189,7 +184,28 @@ func TestPeakRSS(t *testing.T) {
 		return h.peak(t), "1 upload + " + strings.Join(names(shapes[:concurrent-1]), ", ")
 	})
 
-	report(t, rows)
+	report(t, cs.rows)
+}
+
+// cases runs the measured cases MEMCHECK_CASES selects and keeps their rows.
+type cases struct {
+	t    *testing.T
+	rows []row
+}
+
+func (c *cases) run(name string, limitMB int, f func(t *testing.T) (peakKB int64, note string)) {
+	if p := os.Getenv(envCases); p != "" && !regexp.MustCompile(p).MatchString(name) {
+		return
+	}
+	c.t.Run(name, func(t *testing.T) {
+		peak, note := f(t)
+		r := row{name: name, peakKB: peak, limitMB: limitMB, note: note}
+		c.rows = append(c.rows, r)
+		t.Logf("%s: peak RSS %.1f MB %s", name, r.mb(), note)
+		if os.Getenv(envReportOnly) == "" && r.mb() >= float64(limitMB) {
+			t.Errorf("%s: peak RSS %.1f MB, over the target of %d MB", name, r.mb(), limitMB)
+		}
+	})
 }
 
 // row is one measured case.
@@ -243,6 +259,8 @@ func hostile() []shape {
 		{name: "deep", fill: deep, wrap: upload},
 		{name: "strings", fill: func(n int) []byte { return repeated("[", `"`+strings.Repeat("s", 62)+`"`, ",", "]", n) }, wrap: upload},
 		{name: "long-string", fill: func(n int) []byte { return append(append([]byte{'"'}, bytes.Repeat([]byte{'A'}, n-2)...), '"') }, wrap: upload},
+		// One number literal of the whole size (issue 18, item 10).
+		{name: "long-number", fill: func(n int) []byte { return bytes.Repeat([]byte{'1'}, n) }, wrap: upload},
 		{name: "objects-ordinary-tool", fill: objects, wrap: ordinary},
 		{name: "objects-in-meta", fill: objects, wrap: meta},
 	}

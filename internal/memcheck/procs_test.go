@@ -184,7 +184,7 @@ func (h *httpProc) post(t *testing.T, token string, msg []byte) map[string]any {
 	return m
 }
 
-func (h *httpProc) do(token string, msg []byte) (map[string]any, error) {
+func (h *httpProc) do(token string, msg []byte, headers ...string) (map[string]any, error) {
 	req, err := http.NewRequestWithContext(context.Background(), http.MethodPost, h.endpoint, bytes.NewReader(msg))
 	if err != nil {
 		return nil, err
@@ -192,6 +192,9 @@ func (h *httpProc) do(token string, msg []byte) (map[string]any, error) {
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	req.Header.Set("Authorization", "Bearer "+token)
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
+	}
 	resp, err := httpClient.Do(req)
 	if err != nil {
 		return nil, fmt.Errorf("POST: %w", err)

@@ -64,7 +64,7 @@ func Tools() []tool.Def {
 			Params: append(base,
 				tool.Str("workflow", "Workflow file name, e.g. ci.yml", tool.Required(), tool.MaxLen(255)),
 				tool.Str("ref", "Branch or tag to run on", tool.Required(), tool.MaxLen(255)),
-				tool.Strs("inputs", "Workflow inputs as key=value")),
+				tool.StrMap("inputs", "Workflow inputs, e.g. {\"level\": \"debug\"}")),
 			Annotations: tool.Write(false), Handler: dispatch,
 		},
 	}, slices.Concat(artifactTools(), controlTools(), ciTools())...)
@@ -294,14 +294,7 @@ func dispatch(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToo
 	if path.Base(wf) != wf || wf == "." || wf == ".." {
 		return tool.Error("workflow must be a file name such as ci.yml, without a folder"), nil
 	}
-	inputs := map[string]string{}
-	for _, kv := range a.Strings("inputs") {
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok || k == "" {
-			return tool.Error(fmt.Sprintf("input %q is not key=value", forgejo.Clip(kv))), nil
-		}
-		inputs[k] = v
-	}
+	inputs := a.StrMap("inputs")
 	p, err := route(a, "workflows", wf, "dispatches")
 	if err != nil {
 		return nil, err

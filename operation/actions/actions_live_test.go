@@ -36,7 +36,7 @@ func TestLiveActionsLifecycle(t *testing.T) {
 	defs := actions.Tools()
 	call := f.RepoCaller(t, defs, owner, repo)
 
-	text := call("dispatch_workflow", map[string]any{"workflow": "demo.yml", "ref": "main", "inputs": []any{"greeting=yo"}})
+	text := call("dispatch_workflow", map[string]any{"workflow": "demo.yml", "ref": "main", "inputs": map[string]any{"greeting": "yo"}})
 	assert.Contains(t, text, "workflow demo.yml on main")
 
 	var runs struct {

@@ -49,7 +49,7 @@ func TestLiveCIInTwoCalls(t *testing.T) {
 	assert.Empty(t, s.State)
 	assert.Contains(t, s.Note, "no check has reported on this commit yet")
 
-	call("create_commit_status", map[string]any{"sha": pr.HeadSHA, "context": "lint", "state": "success"})
+	call("create_commit_status", map[string]any{"ref": pr.HeadSHA, "context": "lint", "state": "success"})
 	call("dispatch_workflow", map[string]any{"workflow": "ci.yml", "ref": "fix"})
 	for i := 0; i < 100 && len(s.Runs) == 0; i++ { // the forge creates the run a moment after the dispatch
 		time.Sleep(100 * time.Millisecond)

@@ -79,7 +79,7 @@ func Tools() []tool.Def {
 			Annotations: tool.Write(false), Handler: createComment,
 		},
 	}, slices.Concat(editTools(), labelTools(), milestoneTools(), searchTools(), dependencyTools(),
-		milestoneEditTools(), timelineTools(), templateTools())...)
+		milestoneEditTools(), timelineTools(), templateTools(), reactionTools())...)
 }
 
 // Issue is the compact shape of an issue; Body is left out of lists.

@@ -65,7 +65,7 @@ func Tools() []tool.Def {
 			Description: "Tell whether a user is a member of an organisation",
 			Params:      []tool.Param{org, user}, Annotations: tool.Read(), Handler: checkMembership,
 		},
-	}, adminTools()...)
+	}, append(adminTools(), teamListTools()...)...)
 }
 
 // Org is the compact shape of an organisation.
@@ -89,6 +89,8 @@ type Member struct {
 	Login    string `json:"login"`
 	FullName string `json:"full_name,omitempty"`
 }
+
+func compactMember(u *sdk.User) Member { return Member{Login: u.UserName, FullName: u.FullName} }
 
 // Team is the compact shape of a team. Both flavours keep a team's access
 // per repository unit; Gitea 1.26 answers a team created with one
@@ -166,7 +168,7 @@ func listMembers(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.Call
 	if err := forgejo.Fail(resp, err, "list members of", orgRef(a)); err != nil {
 		return nil, err
 	}
-	return tool.ListResult(a, resp, list, func(u *sdk.User) Member { return Member{Login: u.UserName, FullName: u.FullName} })
+	return tool.ListResult(a, resp, list, compactMember)
 }
 
 func listTeams(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {

@@ -21,7 +21,7 @@ var teamUnits = []string{"repo.code", "repo.issues", "repo.pulls", "repo.release
 // adminTools change organisations: their settings, teams and members.
 func adminTools() []tool.Def {
 	org, user := tool.Org(), tool.User()
-	team := tool.ID("team_id", "Team ID (from list_org_teams)")
+	team := teamID()
 	return []tool.Def{
 		{
 			Name: "edit_org", Toolset: Toolset,
@@ -129,6 +129,8 @@ func createTeam(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallT
 	}
 	return tool.JSON(compactTeam(t))
 }
+
+func teamID() tool.Param { return tool.ID("team_id", "Team ID (from list_org_teams)") }
 
 func teamRef(a tool.Args) string { return fmt.Sprintf("team %d", a.Int("team_id")) }
 

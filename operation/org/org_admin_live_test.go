@@ -58,8 +58,11 @@ func TestLiveOrgAdministration(t *testing.T) {
 	assert.Equal(t, http.StatusNotFound, seen(), "the team has no repositories yet")
 	call("add_team_repo", map[string]any{"team_id": teamID, "org": name, "repo": repo})
 	assert.Equal(t, http.StatusOK, seen(), "the team's member sees the repository")
+	assert.Contains(t, call("list_team_members", map[string]any{"team_id": teamID}), `"login":"`+f.User2+`"`)
+	assert.Contains(t, call("list_team_repos", map[string]any{"team_id": teamID}), `"full_name":"`+name+"/"+repo+`"`)
 	call("remove_team_repo", map[string]any{"team_id": teamID, "org": name, "repo": repo})
 	assert.Equal(t, http.StatusNotFound, seen())
+	assert.JSONEq(t, `{"items":[],"page":1,"has_more":false}`, call("list_team_repos", map[string]any{"team_id": teamID}))
 
 	call("remove_team_member", map[string]any{"team_id": teamID, "user": f.User2})
 	assert.Contains(t, call("check_org_membership", map[string]any{"org": name, "user": f.User2}), `"is_member":false`)

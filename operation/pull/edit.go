@@ -27,7 +27,7 @@ func editTools() []tool.Def {
 		{
 			Name: "update_pull_request", Title: "Edit a pull request", Toolset: Toolset,
 			Description: "Edit a pull request; only given fields change. draft sets or removes the WIP: title prefix",
-			Params: []tool.Param{tool.Owner(), tool.Repo(), tool.Index(),
+			Params: []tool.Param{tool.Owner(), tool.Repo(), tool.PullIndex(),
 				tool.Str("title", "New title"),
 				tool.Str("body", "New description (Markdown)"),
 				tool.Str("base", "New target branch"),
@@ -41,7 +41,7 @@ func editTools() []tool.Def {
 		{
 			Name: "list_pull_request_commits", Title: "List pull request commits", Toolset: Toolset,
 			Description: "List a pull request's commits: sha, first line of the message, author, date",
-			Params:      []tool.Param{tool.Owner(), tool.Repo(), tool.Index(), tool.Page(), tool.Limit()},
+			Params:      []tool.Param{tool.Owner(), tool.Repo(), tool.PullIndex(), tool.Page(), tool.Limit()},
 			Annotations: tool.Read(), Handler: listPullCommits, Output: tool.ListPage[Commit]{},
 		},
 	}

@@ -49,7 +49,7 @@ func mergeTools() []tool.Def {
 		{
 			Name: "cancel_auto_merge", Title: "Cancel an auto-merge", Toolset: MergeToolset,
 			Description: "Cancel a pull request's scheduled merge (merge_pull_request auto_merge)",
-			Params:      []tool.Param{tool.Owner(), tool.Repo(), tool.Index().Describe("PR number")},
+			Params:      []tool.Param{tool.Owner(), tool.Repo(), tool.PullIndex()},
 			Annotations: tool.Destroy(true), Handler: cancelAutoMerge,
 			Output: tool.Shape{"number": int64(0), "cancelled": true},
 		},
@@ -57,7 +57,7 @@ func mergeTools() []tool.Def {
 			// Destructive: a rebase rewrites the head branch's commits.
 			Name: "update_pull_request_branch", Title: "Update a pull request's branch", Toolset: MergeToolset,
 			Description: "Bring a PR's head branch up to date with its base, by a merge commit or a rebase",
-			Params: []tool.Param{tool.Owner(), tool.Repo(), tool.Index().Describe("PR number"),
+			Params: []tool.Param{tool.Owner(), tool.Repo(), tool.PullIndex(),
 				tool.Str("style", "How", tool.Default("merge"), tool.OneOf("merge", "rebase"))},
 			Annotations: tool.Destroy(false), Handler: updateBranch, Output: Pull{},
 		},

@@ -56,7 +56,7 @@ func TestLiveAutoMerge(t *testing.T) {
 	require.True(t, res.IsError, "scheduling twice is refused")
 	assert.Contains(t, fakeforge.Text(t, res), "already has a scheduled merge: cancel_auto_merge cancels it")
 
-	call("create_commit_status", map[string]any{"sha": sha, "context": "ci/test", "state": "success"})
+	call("create_commit_status", map[string]any{"ref": sha, "context": "ci/test", "state": "success"})
 	assert.True(t, mergedSoon(t, call, one), "the forge merges once the required check passes")
 
 	two, _ := openPR(t, call, "two", "main")
@@ -69,7 +69,7 @@ func TestLiveAutoMerge(t *testing.T) {
 	// No rule on dev: the forge merges within seconds, pending status or not.
 	call("create_branch", map[string]any{"branch": "dev"})
 	three, sha3 := openPR(t, call, "three", "dev")
-	call("create_commit_status", map[string]any{"sha": sha3, "context": "ci/test", "state": "pending"})
+	call("create_commit_status", map[string]any{"ref": sha3, "context": "ci/test", "state": "pending"})
 	got = auto(three)
 	if !got.Merged { // a loaded forge takes longer than the tool waits
 		assert.Contains(t, got.Note, "no protection rule of the base branch requires status checks: the forge merges it within seconds")

@@ -2,7 +2,6 @@ package repo
 
 import (
 	"context"
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"strings"
@@ -17,19 +16,21 @@ import (
 // MaxChangedFiles bounds the files of one change_files commit.
 const MaxChangedFiles = 50
 
-// changeFilesTool is change_files: several files created, updated, moved
-// or deleted in one commit, which either happens whole or not at all.
-// Content is the file's text, as create_file and update_file take it.
+// changeFilesTool is change_files: several files created, updated, moved,
+// deleted or edited in place (replace.go) in one commit, which either
+// happens whole or not at all. Content is the file's text, as create_file
+// and update_file take it.
 func changeFilesTool() tool.Def {
 	return tool.Def{
 		Name: "change_files", Title: "Change several files in one commit", Toolset: CodeToolset,
-		Description: "Create, update, move or delete several files in one commit: all or nothing",
+		Description: "Create, update, move, delete or edit in place files in one commit: all or nothing",
 		Params: []tool.Param{tool.Owner(), tool.Repo(),
 			tool.Objects("files", "File changes", []tool.Param{
-				tool.Str("operation", "Operation", tool.Required(), tool.OneOf("create", "update", "delete")),
+				tool.Str("operation", "Operation", tool.Required(), tool.OneOf("create", "update", "delete", "replace")),
 				tool.Str("path", "File path", tool.Required()),
-				tool.Str("content", "File text"),
-				tool.Str("sha", "Current SHA (update, delete)"),
+				tool.Str("content", "Text, not base64 (replace: the new text)"),
+				tool.Str("old", "replace: exact text found once"),
+				tool.Str("sha", "Blob SHA from get_file_content (update, delete)"),
 				tool.Str("from_path", "Old path (update: move)"),
 			}, tool.Required(), tool.MaxItems(MaxChangedFiles), tool.ItemCheck(checkChange)),
 			tool.Str("message", "Commit message"),
@@ -44,12 +45,16 @@ func changeFilesTool() tool.Def {
 func checkChange(f tool.Args) error {
 	op := f.String("operation")
 	switch {
+	case op == "replace" && (f.String("old") == "" || !f.Has("content")):
+		return errors.New("replace needs old (the exact text to change, found once in the file) and content (its new text, \"\" to delete it)")
+	case op != "replace" && f.Has("old"):
+		return errors.New("old is the text replace changes: only with replace")
 	case op != "delete" && !f.Has("content"):
 		return fmt.Errorf("%s needs content (the file's text)", op)
 	case op == "delete" && f.Has("content"):
 		return errors.New("delete takes no content")
-	case op != "create" && f.String("sha") == "":
-		return fmt.Errorf("%s needs sha, the file's current SHA (from get_file_content)", op)
+	case (op == "update" || op == "delete") && f.String("sha") == "":
+		return fmt.Errorf("%s needs sha, the file's current blob SHA (from get_file_content)", op)
 	case op != "update" && f.Has("from_path"):
 		return errors.New("from_path moves a file: only with update")
 	}
@@ -82,13 +87,17 @@ type WrittenFile struct {
 
 // staleSHA names the file whose sha the forge found out of date: its
 // message ("sha does not match [given: X, expected: Y]") names only SHAs.
-func staleSHA(err error, files []tool.Args) error {
+// shas are the SHAs sent for each item (a replace sends the one it read).
+func staleSHA(err error, files []tool.Args, shas []string) error {
 	var fe *forgejo.Error
 	if !errors.As(err, &fe) || !strings.Contains(fe.Message, "sha does not match") {
 		return err
 	}
 	for i, f := range files {
-		if sha := f.String("sha"); sha != "" && strings.Contains(fe.Message, "given: "+sha) {
+		if sha := shas[i]; sha != "" && strings.Contains(fe.Message, "given: "+sha) {
+			if f.String("operation") == "replace" {
+				return fmt.Errorf("%w; files[%d] (%s) changed on the branch while it was being edited: try again", err, i, f.String("path"))
+			}
 			return fmt.Errorf("%w; files[%d] (%s) has an out-of-date sha: read the file's current one with get_file_content", err, i, f.String("path"))
 		}
 	}
@@ -97,24 +106,28 @@ func staleSHA(err error, files []tool.Args) error {
 
 func changeFiles(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
 	files := a.Objects("files")
-	ops := make([]map[string]any, 0, len(files))
-	for _, f := range files {
-		op := map[string]any{"operation": f.String("operation"), "path": f.String("path")}
-		if f.Has("content") {
-			op["content"] = base64.StdEncoding.EncodeToString([]byte(f.String("content")))
-		}
-		for _, name := range []string{"sha", "from_path"} {
-			if v := f.String(name); v != "" {
-				op[name] = v
-			}
-		}
-		ops = append(ops, op)
+	edits, err := applyReplaces(ctx, c, a, files)
+	if err != nil {
+		return nil, err
 	}
-	body := map[string]any{"files": ops}
-	for _, name := range []string{"message", "branch", "new_branch"} {
-		if v := a.String(name); v != "" {
-			body[name] = v
+	// opOf[i] is the operation sent for files[i]: the replaces of one file
+	// are sent as one update, at the first of them.
+	ops := make([]fileOp, 0, len(files))
+	opOf, shas := make([]int, len(files)), make([]string, len(files))
+	for i, f := range files {
+		if e := edits[f.String("path")]; e != nil && f.String("operation") == "replace" {
+			shas[i] = e.sha
+			if e.first != i {
+				opOf[i] = opOf[e.first]
+				continue
+			}
+			opOf[i] = len(ops)
+			ops = append(ops, fileOp{Operation: "update", Path: f.String("path"), SHA: e.sha, Content: e.text, HasContent: true})
+			continue
 		}
+		opOf[i], shas[i] = len(ops), f.String("sha")
+		ops = append(ops, fileOp{Operation: f.String("operation"), Path: f.String("path"), SHA: f.String("sha"),
+			FromPath: f.String("from_path"), Content: f.String("content"), HasContent: f.Has("content")})
 	}
 	p, err := tool.RepoRoute(a, "contents")
 	if err != nil {
@@ -133,9 +146,14 @@ func changeFiles(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.Call
 		Files  []*sdk.ContentsResponse `json:"files"`
 		Commit *sdk.FileCommitResponse `json:"commit"`
 	}
-	if err := c.DoJSON(ctx, "POST", p, nil, body, &fr); err != nil {
+	body, length, err := filesBody(ops, map[string]string{"message": a.String("message"), "branch": branch, "new_branch": a.String("new_branch")})
+	if err != nil {
+		return nil, err
+	}
+	defer body.Close()
+	if err := c.DoJSONReader(ctx, "POST", p, nil, body, length, &fr); err != nil {
 		err = whichMissing(ctx, c, a, forgejo.Relabel(err, "change", subject), fmt.Sprintf("branch %q", branch), branch, "")
-		return nil, staleSHA(err, files)
+		return nil, staleSHA(err, files, shas)
 	}
 	out := Changed{Branch: a.String("new_branch"), Files: make([]WrittenFile, len(files))}
 	if out.Branch == "" {
@@ -146,8 +164,8 @@ func changeFiles(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.Call
 	}
 	for i, f := range files {
 		out.Files[i] = WrittenFile{Operation: f.String("operation"), Path: f.String("path")}
-		if i < len(fr.Files) && fr.Files[i] != nil && f.String("operation") != "delete" {
-			out.Files[i].SHA = fr.Files[i].SHA
+		if k := opOf[i]; k < len(fr.Files) && fr.Files[k] != nil && f.String("operation") != "delete" {
+			out.Files[i].SHA = fr.Files[k].SHA
 		}
 	}
 	return tool.JSON(out)

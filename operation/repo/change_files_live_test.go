@@ -69,3 +69,47 @@ func TestLiveChangeFiles(t *testing.T) {
 	t.Logf("missing branch: %s", fakeforge.Text(t, res))
 	assert.True(t, strings.Contains(fakeforge.Text(t, res), `"nope"`), fakeforge.Text(t, res))
 }
+
+// TestLiveChangeFilesReplace: one line of a file edited in place on a new
+// branch; an ambiguous edit and a stale sha change nothing.
+func TestLiveChangeFilesReplace(t *testing.T) {
+	f := testforge.Get(t)
+	owner, name := f.NewRepo(t)
+	call := f.RepoCaller(t, repo.Tools(), owner, name)
+	call("change_files", map[string]any{"files": []any{
+		map[string]any{"operation": "create", "path": "cfg.ini", "content": "[a]\nlevel = 1\n[b]\nlevel = 1\nname = x\n"}}})
+
+	var edit repo.Changed
+	require.NoError(t, json.Unmarshal([]byte(call("change_files", map[string]any{"new_branch": "tune", "message": "Raise b", "files": []any{
+		map[string]any{"operation": "replace", "path": "cfg.ini", "old": "[b]\nlevel = 1", "content": "[b]\nlevel = 2"},
+		map[string]any{"operation": "replace", "path": "cfg.ini", "old": "name = x", "content": "name = y"},
+	}})), &edit))
+	assert.Equal(t, "tune", edit.Branch)
+	require.Len(t, edit.Files, 2)
+	assert.Equal(t, "replace", edit.Files[0].Operation)
+	assert.Len(t, edit.Files[0].SHA, 40)
+	assert.Contains(t, call("get_file_content", map[string]any{"path": "cfg.ini", "ref": "tune"}), `"text":"[a]\nlevel = 1\n[b]\nlevel = 2\nname = y\n"`)
+	assert.Contains(t, call("get_file_content", map[string]any{"path": "cfg.ini"}), `level = 1\nname = x`, "the base branch is as it was")
+
+	for _, tc := range []struct {
+		name string
+		item map[string]any
+		want string
+	}{
+		{"ambiguous", map[string]any{"old": "level = 1", "content": "level = 3"}, "old text found 2 times"},
+		{"stale sha", map[string]any{"old": "name = x", "content": "name = z", "sha": edit.Files[0].SHA}, "has an out-of-date sha"},
+		{"missing file", map[string]any{"path": "nope.ini", "old": "a", "content": "b"}, "nope.ini"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			item := map[string]any{"operation": "replace", "path": "cfg.ini"}
+			for k, v := range tc.item {
+				item[k] = v
+			}
+			res := f.Call(t, repo.Tools(), "change_files", map[string]any{"owner": owner, "repo": name, "files": []any{item}})
+			require.True(t, res.IsError)
+			t.Logf("%s: %s", tc.name, fakeforge.Text(t, res))
+			assert.Contains(t, fakeforge.Text(t, res), tc.want)
+		})
+	}
+	assert.Contains(t, call("get_file_content", map[string]any{"path": "cfg.ini"}), `"text":"[a]\nlevel = 1\n[b]\nlevel = 1\nname = x\n"`, "nothing changed")
+}

@@ -3,6 +3,8 @@ package repo_test
 import (
 	"encoding/base64"
 	"encoding/json"
+	"io"
+	"net/http"
 	"strings"
 	"testing"
 
@@ -72,7 +74,11 @@ func TestChangeFilesRefusals(t *testing.T) {
 		{"climbing path", changeArgs(map[string]any{"operation": "create", "path": "../etc/passwd", "content": "x"}), `files[0]: path: `},
 		{"absolute path", changeArgs(map[string]any{"operation": "create", "path": "/a", "content": "x"}), "without a leading '/'"},
 		{"climbing from_path", changeArgs(map[string]any{"operation": "update", "path": "a", "from_path": "a/../../b", "sha": "s", "content": "x"}), "files[0]: from_path: "},
-		{"unknown operation", changeArgs(map[string]any{"operation": "rename", "path": "a"}), "files[0].operation must be one of create, update, delete"},
+		{"unknown operation", changeArgs(map[string]any{"operation": "rename", "path": "a"}), "files[0].operation must be one of create, update, delete, replace"},
+		{"replace without old", changeArgs(map[string]any{"operation": "replace", "path": "a", "content": "x"}), "files[0]: replace needs old"},
+		{"replace without content", changeArgs(map[string]any{"operation": "replace", "path": "a", "old": "x"}), "files[0]: replace needs old"},
+		{"old on update", changeArgs(map[string]any{"operation": "update", "path": "a", "sha": "s", "content": "x", "old": "y"}), "files[0]: old is the text replace changes: only with replace"},
+		{"move on replace", changeArgs(map[string]any{"operation": "replace", "path": "a", "old": "x", "content": "y", "from_path": "b"}), "files[0]: from_path moves a file: only with update"},
 		{"unknown field", changeArgs(map[string]any{"operation": "create", "path": "a", "content": "x", "encoding": "base64"}), `files[0]: unknown field "encoding"`},
 	}
 	for _, tc := range tests {
@@ -96,4 +102,35 @@ func TestChangeFilesForgeRefusal(t *testing.T) {
 	require.True(t, res.IsError)
 	assert.Equal(t, "change file a in o/r@dev: the forge rejected the input (422): sha does not match [given: x, expected: y]; "+
 		"files[0] (a) has an out-of-date sha: read the file's current one with get_file_content", fakeforge.Text(t, res))
+}
+
+// TestChangeFilesStreamsItsBody: the body is produced as it is sent
+// (issue 18, item 10), with an exact Content-Length, and decodes to the
+// text given, however long; without message or branches it is still JSON.
+func TestChangeFilesStreamsItsBody(t *testing.T) {
+	f := fakeforge.New(t)
+	var got struct {
+		length int64
+		body   []byte
+	}
+	f.Handle("POST /api/v1/repos/o/r/contents", func(w http.ResponseWriter, r *http.Request) {
+		got.length = r.ContentLength
+		got.body, _ = io.ReadAll(r.Body)
+		fakeforge.WriteJSON(w, http.StatusCreated, map[string]any{"commit": map[string]any{"sha": "c0ffee"}})
+	})
+	text := strings.Repeat("a€\"\\\n", 300_001) // not a multiple of 3 bytes, with escapes
+	res := f.Call(t, repo.Tools(), "change_files", changeArgs(
+		map[string]any{"operation": "delete", "path": "old.txt", "sha": "s"},
+		map[string]any{"operation": "create", "path": "big.txt", "content": text}))
+	require.False(t, res.IsError, fakeforge.Text(t, res))
+	assert.Equal(t, int64(len(got.body)), got.length, "the declared length is exact")
+	var sent struct {
+		Files []map[string]string `json:"files"`
+	}
+	require.NoError(t, json.Unmarshal(got.body, &sent), "valid JSON")
+	require.Len(t, sent.Files, 2)
+	assert.Equal(t, map[string]string{"operation": "delete", "path": "old.txt", "sha": "s"}, sent.Files[0])
+	content, err := base64.StdEncoding.DecodeString(sent.Files[1]["content"])
+	require.NoError(t, err)
+	assert.Equal(t, text, string(content))
 }

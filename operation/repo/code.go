@@ -11,5 +11,5 @@ import (
 // tags, branches, commit statuses and collaborators.
 func codeTools() []tool.Def {
 	return slices.Concat(repoTools(), commitTools(), tagTools(), statusTools(),
-		[]tool.Def{compareTool(), treeTool(), deleteBranchTool(), collaboratorsTool()})
+		[]tool.Def{compareTool(), treeTool(), deleteBranchTool(), collaboratorsTool(), assigneesTool()})
 }

@@ -20,9 +20,9 @@ func TestLiveTags(t *testing.T) {
 	ch := newChange(t, f)
 	call := f.RepoCaller(t, repo.Tools(), ch.owner, ch.name)
 
-	light := decode[repo.Tag](t, call("create_tag", map[string]any{"tag_name": "v1.0.0", "target": ch.first}))
+	light := decode[repo.Tag](t, call("create_tag", map[string]any{"tag": "v1.0.0", "target": ch.first}))
 	assert.Equal(t, repo.Tag{Name: "v1.0.0", Commit: ch.first}, light)
-	ann := decode[repo.Tag](t, call("create_tag", map[string]any{"tag_name": "release/v2", "target": ch.branch, "message": "Second release"}))
+	ann := decode[repo.Tag](t, call("create_tag", map[string]any{"tag": "release/v2", "target": ch.branch, "message": "Second release"}))
 	assert.Equal(t, repo.Tag{Name: "release/v2", Commit: ch.second, Message: "Second release", Annotated: true}, ann)
 
 	list := decode[tool.ListPage[repo.Tag]](t, call("list_tags", map[string]any{}))
@@ -38,7 +38,7 @@ func TestLiveTags(t *testing.T) {
 	require.True(t, res.IsError)
 	assert.Contains(t, fakeforge.Text(t, res), "tag v1.0.0 in "+ch.owner+"/"+ch.name+" not found (404)")
 
-	res = f.Call(t, repo.Tools(), "create_tag", map[string]any{"owner": ch.owner, "repo": ch.name, "tag_name": "release/v2"})
+	res = f.Call(t, repo.Tools(), "create_tag", map[string]any{"owner": ch.owner, "repo": ch.name, "tag": "release/v2"})
 	require.True(t, res.IsError)
 	assert.Equal(t, "create tag release/v2 in "+ch.owner+"/"+ch.name+": conflict (409), it may already exist: tag already exists [name: release/v2]", fakeforge.Text(t, res))
 
@@ -50,7 +50,7 @@ func TestLiveTags(t *testing.T) {
 	assert.Equal(t, "delete tag release/v2 in "+ch.owner+"/"+ch.name+": refused (409): a release uses it; delete the release first "+
 		"(delete_release_by_tag, or delete_release with its id from list_releases; the tag stays), then the tag", fakeforge.Text(t, res))
 
-	res = f.Call(t, repo.Tools(), "create_tag", map[string]any{"owner": ch.owner, "repo": ch.name, "tag_name": "v3", "target": "no-such-branch"})
+	res = f.Call(t, repo.Tools(), "create_tag", map[string]any{"owner": ch.owner, "repo": ch.name, "tag": "v3", "target": "no-such-branch"})
 	require.True(t, res.IsError)
 	assert.Equal(t, `target "no-such-branch" in `+ch.owner+"/"+ch.name+" not found (404): it does not exist or this token cannot see it", fakeforge.Text(t, res))
 }
@@ -66,13 +66,13 @@ func TestLiveCommitStatus(t *testing.T) {
 	assert.Empty(t, empty.Statuses)
 	assert.Equal(t, "no check has reported a status on this commit", empty.Note, "the forge says %q", empty.State)
 
-	s := decode[repo.Status](t, call("create_commit_status", map[string]any{"sha": ch.second, "state": "pending", "context": "ci/lint",
+	s := decode[repo.Status](t, call("create_commit_status", map[string]any{"ref": ch.second, "state": "pending", "context": "ci/lint",
 		"description": "linting", "target_url": "https://ci.example.com/run/1"}))
 	assert.Equal(t, "ci/lint", s.Context)
 	assert.Equal(t, "pending", s.State)
 	assert.Equal(t, f.User, s.Creator)
-	call("create_commit_status", map[string]any{"sha": ch.branch, "state": "success", "context": "ci/lint", "description": "clean"})
-	call("create_commit_status", map[string]any{"sha": ch.second, "state": "failure", "context": "ci/test",
+	call("create_commit_status", map[string]any{"ref": ch.branch, "state": "success", "context": "ci/lint", "description": "clean"})
+	call("create_commit_status", map[string]any{"ref": ch.second, "state": "failure", "context": "ci/test",
 		"target_url": "https://ci.example.com/run/2"})
 
 	combined := decode[repo.CombinedStatus](t, call("get_commit_status", map[string]any{"ref": ch.branch}))
@@ -93,10 +93,10 @@ func TestLiveCommitStatus(t *testing.T) {
 	assert.Len(t, page.Items, 2)
 	assert.True(t, page.HasMore)
 
-	res := f.Call(t, repo.Tools(), "create_commit_status", map[string]any{"owner": ch.owner, "repo": ch.name, "sha": ch.second, "state": "done"})
+	res := f.Call(t, repo.Tools(), "create_commit_status", map[string]any{"owner": ch.owner, "repo": ch.name, "ref": ch.second, "state": "done"})
 	require.True(t, res.IsError)
 	assert.Contains(t, fakeforge.Text(t, res), `"state" must be one of`)
-	res = f.Call(t, repo.Tools(), "create_commit_status", map[string]any{"owner": ch.owner, "repo": ch.name, "sha": "0123456789abcdef0123456789abcdef01234567", "state": "success"})
+	res = f.Call(t, repo.Tools(), "create_commit_status", map[string]any{"owner": ch.owner, "repo": ch.name, "ref": "0123456789abcdef0123456789abcdef01234567", "state": "success"})
 	require.True(t, res.IsError)
 	missing := fmt.Sprintf(`"0123456789abcdef0123456789abcdef01234567" in %s/%s not found (404): it does not exist or this token cannot see it`, ch.owner, ch.name)
 	assert.Equal(t, "commit "+missing, fakeforge.Text(t, res), "the forge's 500 for a missing commit reads as a 404")

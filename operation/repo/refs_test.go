@@ -76,7 +76,7 @@ func TestTags(t *testing.T) {
 	require.False(t, res.IsError, fakeforge.Text(t, res))
 	assert.JSONEq(t, `{"name":"release/v2","commit":"c2","message":"Notes","annotated":true}`, fakeforge.Text(t, res))
 
-	res = f.Call(t, repo.Tools(), "create_tag", map[string]any{"owner": "o", "repo": "r", "tag_name": "release/v3", "target": "main", "message": "Three"})
+	res = f.Call(t, repo.Tools(), "create_tag", map[string]any{"owner": "o", "repo": "r", "tag": "release/v3", "target": "main", "message": "Three"})
 	require.False(t, res.IsError, fakeforge.Text(t, res))
 	var sent map[string]any
 	require.NoError(t, json.Unmarshal(f.Requests()[2].Body, &sent))
@@ -98,7 +98,7 @@ func TestTagErrors(t *testing.T) {
 		{"encoded slash stays one part", "delete_tag", map[string]any{"tag": "a%2Fb"}, "tag a%2Fb in o/r not found (404)"},
 		{"missing tag", "get_tag", map[string]any{"tag": "v9"}, "tag v9 in o/r not found (404): it does not exist or this token cannot see it; list_tags shows the tags"},
 		{"used by a release", "delete_tag", map[string]any{"tag": "v1"}, "delete tag v1 in o/r: refused (409): a release uses it"},
-		{"bad new name", "create_tag", map[string]any{"tag_name": "v1/"}, `tag_name: "v1/" cannot be used in a forge API path`},
+		{"bad new name", "create_tag", map[string]any{"tag": "v1/"}, `tag: "v1/" cannot be used in a forge API path`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := fakeforge.New(t)
@@ -173,7 +173,7 @@ func TestCreateTagMissing(t *testing.T) {
 			f := fakeforge.New(t)
 			f.JSON("GET /api/v1/repos/o/r", tc.repoStatus, rawRepo)
 			f.JSON("POST /api/v1/repos/o/r/tags", 404, map[string]string{"message": "target not found"})
-			res := f.Call(t, repo.Tools(), "create_tag", map[string]any{"owner": "o", "repo": "r", "tag_name": "v1", "target": tc.target})
+			res := f.Call(t, repo.Tools(), "create_tag", map[string]any{"owner": "o", "repo": "r", "tag": "v1", "target": tc.target})
 			require.True(t, res.IsError)
 			assert.Contains(t, fakeforge.Text(t, res), tc.want)
 		})

@@ -54,10 +54,10 @@ func Tools() []tool.Def {
 			},
 			Annotations: tool.Write(false), Handler: createRepo,
 		},
-	}, historyTools(), fileTools(), []tool.Def{changeFilesTool()}, codeTools())
+	}, ownedTools(), historyTools(), fileTools(), []tool.Def{changeFilesTool()}, codeTools())
 }
 
-// Repo is the compact shape of a repository.
+// Repo is the compact shape of a repository; CompactRepo makes it.
 type Repo struct {
 	FullName      string    `json:"full_name"`
 	Description   string    `json:"description,omitempty"`
@@ -73,7 +73,7 @@ type Repo struct {
 	HTMLURL       string    `json:"html_url"`
 }
 
-func compact(r *sdk.Repository) Repo {
+func CompactRepo(r *sdk.Repository) Repo {
 	return Repo{FullName: r.FullName, Description: r.Description, Private: r.Private, Fork: r.Fork,
 		Archived: r.Archived, Empty: r.Empty, DefaultBranch: r.DefaultBranch, OpenIssues: r.OpenIssues,
 		OpenPulls: r.OpenPulls, Stars: r.Stars, Updated: r.Updated, HTMLURL: r.HTMLURL}
@@ -84,7 +84,7 @@ func listMyRepos(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.Call
 	if err := forgejo.Fail(resp, err, "list", "the token user's repositories"); err != nil {
 		return nil, err
 	}
-	return tool.ListResult(a, resp, repos, compact)
+	return tool.ListResult(a, resp, repos, CompactRepo)
 }
 
 func createRepo(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
@@ -112,13 +112,13 @@ func createRepo(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallT
 		if err := forgejo.Fail(resp, err, "create", fmt.Sprintf("repository %q in %s", name, org)); err != nil {
 			return nil, forgejo.NotFoundAs(err, "organisation "+org) // the only thing that can be missing
 		}
-		return tool.JSON(compact(r))
+		return tool.JSON(CompactRepo(r))
 	}
 	r, resp, err := c.SDK(ctx).CreateRepo(opt)
 	if err := forgejo.Fail(resp, err, "create", fmt.Sprintf("repository %q", name)); err != nil {
 		return nil, err
 	}
-	return tool.JSON(compact(r))
+	return tool.JSON(CompactRepo(r))
 }
 
 // checkTemplates refuses names the forge does not offer at listPath

@@ -42,7 +42,7 @@ func statusTools() []tool.Def {
 			Name: "create_commit_status", Title: "Report a commit status", Toolset: Toolset,
 			Description: "Report a CI check's state on a commit",
 			Params: []tool.Param{tool.Owner(), tool.Repo(),
-				tool.Str("sha", "Commit SHA, branch or tag", tool.Required(), tool.MaxLen(255)),
+				statusRefParam(),
 				tool.Str("state", "State", tool.Required(), tool.OneOf("pending", "success", "error", "failure", "warning")),
 				tool.Str("context", "Check name, e.g. ci/lint", tool.Default("default"), tool.MaxLen(255)),
 				tool.Str("description", "Short description", tool.MaxLen(255)),
@@ -141,7 +141,7 @@ func listCommitStatuses(ctx context.Context, c *forgejo.Client, a tool.Args) (*m
 func createCommitStatus(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
 	// The forge resolves a branch or tag in this route itself; only a
 	// name with '/' is resolved here first, as it cannot be one segment.
-	sha := a.String("sha")
+	sha := a.String("ref")
 	if strings.ContainsAny(sha, `/\`) {
 		var err error
 		if sha, err = refSegment(ctx, c, a, sha); err != nil {
@@ -157,7 +157,7 @@ func createCommitStatus(ctx context.Context, c *forgejo.Client, a tool.Args) (*m
 		State: sdk.StatusState(a.String("state")), Context: a.String("context"),
 		Description: a.String("description"), TargetURL: a.String("target_url")})
 	if err := forgejo.Fail(resp, err, "report a status on", fmt.Sprintf("commit %s in %s", sha, tool.FullName(a))); err != nil {
-		return nil, whichMissing(ctx, c, a, missingAs500(ctx, c, a, err, sha), fmt.Sprintf("commit %q", a.String("sha")), sha, "")
+		return nil, whichMissing(ctx, c, a, missingAs500(ctx, c, a, err, sha), fmt.Sprintf("commit %q", a.String("ref")), sha, "")
 	}
 	return tool.JSON(compactStatus(s))
 }

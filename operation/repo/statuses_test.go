@@ -67,7 +67,7 @@ func TestListCommitStatuses(t *testing.T) {
 func TestCreateCommitStatus(t *testing.T) {
 	f := fakeforge.New(t)
 	f.JSON("POST /api/v1/repos/o/r/statuses/main", 201, rawStatus("ci/lint", "success"))
-	res := f.Call(t, repo.Tools(), "create_commit_status", map[string]any{"owner": "o", "repo": "r", "sha": "main",
+	res := f.Call(t, repo.Tools(), "create_commit_status", map[string]any{"owner": "o", "repo": "r", "ref": "main",
 		"state": "success", "context": "ci/lint", "description": "clean", "target_url": "https://ci/1"})
 	require.False(t, res.IsError, fakeforge.Text(t, res))
 	assert.JSONEq(t, `{"context":"ci/lint","state":"success","description":"d","target_url":"https://ci/1","creator":"ci-bot",
@@ -84,10 +84,10 @@ func TestCreateCommitStatusErrors(t *testing.T) {
 		args map[string]any
 		want string
 	}{
-		{"bad state", map[string]any{"sha": "c0ffee", "state": "done"}, `argument "state" must be one of`},
-		{"bad target_url", map[string]any{"sha": "c0ffee", "state": "success", "target_url": "javascript:alert(1)"},
+		{"bad state", map[string]any{"ref": "c0ffee", "state": "done"}, `argument "state" must be one of`},
+		{"bad target_url", map[string]any{"ref": "c0ffee", "state": "success", "target_url": "javascript:alert(1)"},
 			`target_url "javascript:alert(1)" is not an http(s) URL`},
-		{"missing commit (the forge's 500)", map[string]any{"sha": "dead", "state": "success"}, `commit "dead" in o/r not found (404)`},
+		{"missing commit (the forge's 500)", map[string]any{"ref": "dead", "state": "success"}, `commit "dead" in o/r not found (404)`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := fakeforge.New(t)

@@ -36,7 +36,7 @@ func tagTools() []tool.Def {
 			Name: "create_tag", Title: "Create a tag", Toolset: Toolset,
 			Description: "Create a tag at a branch or commit",
 			Params: []tool.Param{tool.Owner(), tool.Repo(),
-				tool.Str("tag_name", "Name of the new tag", tool.Required(), tool.MaxLen(255)),
+				tool.Str("tag", "Name of the new tag", tool.Required(), tool.MaxLen(255)),
 				tool.Str("target", "Branch or SHA (default: default branch)", tool.MaxLen(255)),
 				tool.Str("message", "Message: makes the tag annotated", tool.MaxLen(65536))},
 			Annotations: tool.Write(false), Handler: createTag, Output: Tag{},
@@ -110,11 +110,11 @@ func getTag(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolR
 }
 
 func createTag(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
-	name := a.String("tag_name")
+	name := a.String("tag")
 	// The name travels in the body, so it may have slashes as git allows;
 	// each part must still be a name.
 	if _, err := forgejo.FilePath(nil, name); err != nil {
-		return nil, fmt.Errorf("tag_name: %w", err)
+		return nil, fmt.Errorf("tag: %w", err)
 	}
 	t, resp, err := c.SDK(ctx).CreateTag(a.String("owner"), a.String("repo"), sdk.CreateTagOption{
 		TagName: name, Target: a.String("target"), Message: a.String("message")})

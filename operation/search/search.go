@@ -4,6 +4,7 @@ package search
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	sdk "codeberg.org/mvdkleijn/forgejo-sdk/forgejo/v3"
@@ -24,9 +25,10 @@ func Tools() []tool.Def {
 		{
 			Name: "search_repos", Toolset: Toolset,
 			Title: "Search repositories", Output: tool.ListPage[Repo]{},
-			Description: "Search the repositories the token can see by name",
+			Description: "Search the repositories the token can see by name; no query lists them all",
 			Params: []tool.Param{query,
 				tool.Bool("in_description", "Also match the description"),
+				tool.Named("owner", "Only this user's or organisation's").Optional(),
 				tool.Page(), tool.Limit()},
 			Annotations: tool.Read(), Handler: searchRepos,
 		},
@@ -83,9 +85,23 @@ type Team struct {
 }
 
 func searchRepos(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
-	list, resp, err := c.SDK(ctx).SearchRepos(sdk.SearchRepoOptions{ListOptions: tool.ListOptions(a),
-		Keyword: a.String("query"), KeywordInDescription: a.Bool("in_description")})
-	if err := forgejo.Fail(resp, err, "search", "repositories"); err != nil {
+	opt := sdk.SearchRepoOptions{ListOptions: tool.ListOptions(a),
+		Keyword: a.String("query"), KeywordInDescription: a.Bool("in_description")}
+	subject := "repositories"
+	// The forge filters by the owner's ID (uid, with exclusive=true); a
+	// user's route answers an organisation too.
+	if owner := a.String("owner"); a.Has("owner") {
+		if owner == "" {
+			return nil, errors.New(`invalid arguments for search_repos: owner is empty; leave it out to search every owner's repositories`)
+		}
+		u, resp, err := c.SDK(ctx).GetUserInfo(owner)
+		if err := forgejo.Fail(resp, err, "get", "user or organisation "+owner); err != nil {
+			return nil, err
+		}
+		opt.OwnerID, subject = u.ID, "repositories of "+owner
+	}
+	list, resp, err := c.SDK(ctx).SearchRepos(opt)
+	if err := forgejo.Fail(resp, err, "search", subject); err != nil {
 		return nil, err
 	}
 	return tool.ListResult(a, resp, list, func(r *sdk.Repository) Repo {

@@ -64,3 +64,22 @@ func TestSearchOrgTeams(t *testing.T) {
 	assert.True(t, res.IsError)
 	assert.Len(t, f.Requests(), 2, "a name with a slash never reaches the forge")
 }
+
+func TestSearchReposOfAnOwner(t *testing.T) {
+	f := fakeforge.New(t)
+	f.JSON("GET /api/v1/users/acme", 200, map[string]any{"id": 42, "login": "acme"})
+	f.JSON("GET /api/v1/users/nobody", 404, map[string]any{"message": "user redirect does not exist"})
+	f.JSON("GET /api/v1/repos/search", 200, map[string]any{"ok": true, "data": []any{}})
+	res := f.Call(t, search.Tools(), "search_repos", map[string]any{"owner": "acme", "query": "api"})
+	require.False(t, res.IsError, fakeforge.Text(t, res))
+	assert.Equal(t, "exclusive=true&limit=20&page=1&q=api&uid=42", f.LastQuery(t).Encode(), "the owner's own repositories only")
+
+	res = f.Call(t, search.Tools(), "search_repos", map[string]any{"owner": "nobody"})
+	require.True(t, res.IsError)
+	assert.Contains(t, fakeforge.Text(t, res), "user or organisation nobody not found (404)")
+
+	res = f.Call(t, search.Tools(), "search_repos", map[string]any{"owner": "../admin"})
+	require.True(t, res.IsError)
+	assert.Contains(t, fakeforge.Text(t, res), `argument "owner" must contain letters, digits`)
+	assert.Len(t, f.Requests(), 3, "a bad owner is refused before the forge")
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -36,7 +37,7 @@ func fake(t *testing.T) *fakeforge.Server {
 }
 
 func completer(c *forgejo.Client) *Completer {
-	return New(func(context.Context) (*forgejo.Client, error) { return c, nil })
+	return New(Options{Client: func(context.Context) (*forgejo.Client, error) { return c, nil }})
 }
 
 func TestComplete(t *testing.T) {
@@ -103,7 +104,7 @@ func TestCompleteCachedPerIdentity(t *testing.T) {
 	f := fake(t)
 	alice, bob := f.Client(), f.Client()
 	who := alice
-	c := New(func(context.Context) (*forgejo.Client, error) { return who, nil })
+	c := New(Options{Client: func(context.Context) (*forgejo.Client, error) { return who, nil }})
 	ask := func() []string {
 		got, err := c.CompleteResourceArgument(context.Background(), "forgejo://{owner}/{repo}", mcp.CompleteArgument{Name: "owner"}, mcp.CompleteContext{})
 		require.NoError(t, err)
@@ -124,17 +125,40 @@ func TestCompleteCachedPerIdentity(t *testing.T) {
 }
 
 func TestCacheBounded(t *testing.T) {
-	c := newCache(3, time.Minute)
 	cl := &forgejo.Client{}
+	e := entry{values: []string{strings.Repeat("v", 100)}}
+	one := cacheKey{cl, "0", ""}.cost(e)
+	c := newCache(3*one, time.Minute)
 	for i := range 5 {
-		c.put(cacheKey{cl, fmt.Sprint(i)}, []string{fmt.Sprint(i)})
+		c.put(cacheKey{cl, fmt.Sprint(i), ""}, e)
 	}
 	assert.Equal(t, 3, c.len())
-	_, ok := c.get(cacheKey{cl, "0"})
+	assert.LessOrEqual(t, c.bytes, 3*one, "bounded in bytes")
+	_, ok := c.get(cacheKey{cl, "0", ""})
 	assert.False(t, ok, "the oldest entries were evicted")
-	v, ok := c.get(cacheKey{cl, "4"})
+	v, ok := c.get(cacheKey{cl, "4", ""})
 	assert.True(t, ok)
-	assert.Equal(t, []string{"4"}, v)
+	assert.Equal(t, e.values, v.values)
+	c.put(cacheKey{cl, "big", ""}, entry{values: []string{strings.Repeat("x", int(4*one))}})
+	_, ok = c.get(cacheKey{cl, "big", ""})
+	assert.False(t, ok, "an entry larger than the whole cache is not kept")
+}
+
+// TestCacheExpiresEagerly is issue 18's item 4: entries stayed (179 MB of
+// heap) long past their TTL until the cache was next used. They go when
+// they expire, used or not.
+func TestCacheExpiresEagerly(t *testing.T) {
+	c := newCache(1<<20, 50*time.Millisecond)
+	cl := &forgejo.Client{}
+	c.put(cacheKey{cl, "a", ""}, entry{values: []string{"x"}})
+	time.Sleep(20 * time.Millisecond)
+	c.put(cacheKey{cl, "b", ""}, entry{values: []string{"y"}})
+	require.Eventually(t, func() bool { return c.len() == 1 }, time.Second, 5*time.Millisecond, "the first goes at its time")
+	require.Eventually(t, func() bool { return c.len() == 0 }, time.Second, 5*time.Millisecond, "then the second, with nobody asking")
+	c.mu.Lock()
+	assert.Nil(t, c.timer, "no timer while empty")
+	assert.Zero(t, c.bytes)
+	c.mu.Unlock()
 }
 
 func TestCompleteBoundedAndFailures(t *testing.T) {
@@ -142,7 +166,7 @@ func TestCompleteBoundedAndFailures(t *testing.T) {
 	for i := range values {
 		values[i] = fmt.Sprintf("repo%03d", i)
 	}
-	got := match(values, "REPO")
+	got := match(values, "repo") // prefixes are lowered before
 	assert.Len(t, got.Values, MaxValues)
 	assert.Equal(t, 150, got.Total)
 	assert.True(t, got.HasMore)
@@ -153,11 +177,13 @@ func TestCompleteBoundedAndFailures(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []string{}, got.Values)
 
-	noID := New(func(context.Context) (*forgejo.Client, error) { return nil, errors.New("no identity") })
+	noID := New(Options{Client: func(context.Context) (*forgejo.Client, error) { return nil, errors.New("no identity") }})
 	got, err = noID.CompleteResourceArgument(context.Background(), "x", mcp.CompleteArgument{Name: "owner"}, mcp.CompleteContext{})
 	require.NoError(t, err)
 	assert.Equal(t, []string{}, got.Values)
-	assert.Equal(t, []string{}, New(nil).complete(context.Background(), mcp.CompleteArgument{Name: "owner"}, mcp.CompleteContext{}, "issues").Values)
+	got, err = New(Options{}).complete(context.Background(), mcp.CompleteArgument{Name: "owner"}, mcp.CompleteContext{}, "issues")
+	require.NoError(t, err)
+	assert.Equal(t, []string{}, got.Values)
 }
 
 // TestValues: the shell's entry point gives the same values as MCP's, an

@@ -146,6 +146,13 @@ func Routes() []RouteDiff {
 			Feature: "Cancelling a workflow run", Tools: []string{"cancel_workflow_run"}, Otherwise: Refused},
 		{Method: http.MethodPost, Route: actions + "runs/{run}/rerun", Forgejo: Absent("17.0.0-dev"), Gitea: gitea,
 			Feature: "Re-running a workflow run", Tools: []string{"rerun_workflow_run"}, Otherwise: Refused},
+		{Method: http.MethodPost, Route: "/repos/{owner}/{repo}/pulls/{index}/reviews/{id}/comments", Forgejo: Present("13.0.5"), Gitea: Absent("1.26.0"),
+			Feature: "Adding a line comment to a review", Tools: []string{"add_pull_review_comments", "reply_to_pull_review_comment"},
+			Otherwise: "the comments go in as a PENDING review, which the forge folds into the caller's pending review (its text and commit sent back unchanged): " +
+				"only the caller's own pending review can grow; a reply joins it, or is a one-comment review when there is none"},
+		{Method: http.MethodDelete, Route: "/repos/{owner}/{repo}/pulls/{index}/reviews/{id}/comments/{comment}", Forgejo: Present("13.0.5"), Gitea: Absent("1.26.0"),
+			Feature: "Deleting a review's line comment", Tools: []string{"delete_pull_review_comment"},
+			Otherwise: "the comment is checked to be the review's, deleted through the issue comment route, and checked gone (isError if the forge kept it, as an older Gitea did)"},
 	}
 }
 

@@ -50,7 +50,7 @@ func fakeUsersRevocable(f *fakeforge.Server, revoked *sync.Map) *atomic.Int64 {
 			fakeforge.WriteJSON(w, http.StatusOK, map[string]any{"id": 1, "login": "alice"})
 		case strings.HasSuffix(auth, " "+tokBob):
 			fakeforge.WriteJSON(w, http.StatusOK, map[string]any{"id": 2, "login": "bob"})
-		case strings.HasSuffix(auth, " "+tokNoScope):
+		case strings.Contains(auth, " tok-noscope-"): // any number of them, like tokNoScope
 			fakeforge.WriteJSON(w, http.StatusForbidden, map[string]any{"message": "token does not have required scope"})
 		default:
 			fakeforge.WriteJSON(w, http.StatusUnauthorized, map[string]any{"message": "invalid token"})

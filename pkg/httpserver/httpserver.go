@@ -17,6 +17,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"strings"
 	"time"
@@ -68,6 +69,15 @@ type Options struct {
 	AllowedOrigins []string
 	MaxBodyBytes   int64 // default 16 MiB
 	MaxInFlight    int   // default 64
+	// MaxInFlightPerUser bounds one user's requests being served at once
+	// (Identity.Caller), counted before their bodies are read; a user
+	// past it gets 429 while others are served. Default 8.
+	MaxInFlightPerUser int
+	// A body must start within BodyGrace and then arrive at MinBodyRate
+	// bytes a second on average, or the request is cut off (408).
+	// Defaults DefaultBodyGrace and DefaultMinBodyRate.
+	BodyGrace   time.Duration
+	MinBodyRate int64
 	// MaxInflightBytes bounds what the messages being decoded and handled
 	// at once cost (rpcguard.Cost: their bytes, and more per JSON value),
 	// across all users; a request past it waits up to InflightWait, then
@@ -79,6 +89,10 @@ type Options struct {
 	TokenCacheSize  int           // default 10000
 	TokenTTL        time.Duration // default 5 min
 	InvalidTokenTTL time.Duration // default 30 s
+	// TrustedProxies are the reverse proxies whose X-Forwarded-For names
+	// the client's address (clientAddr); without them the address is the
+	// connection's peer.
+	TrustedProxies []netip.Prefix
 	// Token checks the forge answers with a rejection, per client address:
 	// RejectBurst at once, then one per RejectInterval; past that 429.
 	RejectBurst    int           // default 10
@@ -105,6 +119,7 @@ type Server struct {
 	origins    map[string]bool
 	anyHost    bool
 	inflight   chan struct{}
+	users      *userLimits
 	budget     *rpcguard.Budget
 	guard      rpcguard.Limits
 	handler    http.Handler
@@ -135,6 +150,9 @@ func New(o Options) (*Server, error) {
 	}
 	s.inflight = make(chan struct{}, o.MaxInFlight)
 	s.budget = rpcguard.NewBudget(o.MaxInflightBytes)
+	// A user may hold half the budget, or at least what one body of the
+	// largest size reserves, so others always have the rest.
+	s.users = newUserLimits(o.MaxInFlightPerUser, min(s.budget.Size(), max(s.budget.Size()/2, bodyReservation(o.MaxBodyBytes))))
 	s.guard = rpcguard.Limits{ArgLimit: rpcguard.ToolLimits(o.Defs, o.Runner)}
 	s.identities = newIdentityCache(func(token string, onUnauthorized func()) *forgejo.Client {
 		hc := watchUnauthorized(o.HTTPClient, onUnauthorized)
@@ -154,9 +172,6 @@ func New(o Options) (*Server, error) {
 		return nil, errors.New("no forge identity for this request; this is a bug in forgejo-mcp, please report it")
 	}
 	ms := mcpserver.New(boundHandlers(o.Defs), &runner)
-	// mcp-go options are functions over the server, so the per-request
-	// filter can be added to the server mcpserver built.
-	server.WithToolFilter(filterTools)(ms)
 	s.mcp = server.NewStreamableHTTPServer(ms,
 		// No session ID is minted or checked: any replica serves any
 		// request, and nothing accumulates per client.
@@ -198,6 +213,15 @@ func setDefaults(o *Options) {
 	}
 	if o.MaxInFlight <= 0 {
 		o.MaxInFlight = 64
+	}
+	if o.MaxInFlightPerUser <= 0 {
+		o.MaxInFlightPerUser = 8
+	}
+	if o.BodyGrace <= 0 {
+		o.BodyGrace = DefaultBodyGrace
+	}
+	if o.MinBodyRate <= 0 {
+		o.MinBodyRate = DefaultMinBodyRate
 	}
 	if o.MaxInflightBytes <= 0 {
 		o.MaxInflightBytes = rpcguard.DefaultBudgetBytes
@@ -246,7 +270,8 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) {
 		s.tooLarge(w) // before any token check costs a round trip
 		return
 	}
-	id, ok := s.authenticate(w, r)
+	addr := clientAddr(r, s.opts.TrustedProxies)
+	id, ok := s.authenticate(w, r, addr)
 	if !ok {
 		return
 	}
@@ -255,13 +280,20 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "400 Bad Request: "+err.Error(), http.StatusBadRequest)
 		return
 	}
-	ctx := tool.WithCaller(context.WithValue(r.Context(), identityKey{}, id), id.caller)
-	r = r.WithContext(withAllowed(ctx, allow))
+	caller := id.Caller(addr)
+	if !s.users.enter(caller) {
+		s.log.WarnContext(r.Context(), "refused a request past the user's requests in flight", "limit", s.opts.MaxInFlightPerUser)
+		tooManyRequests(w, s.users.requestsRefusal())
+		return
+	}
+	defer s.users.leave(caller)
+	ctx := tool.WithCaller(context.WithValue(r.Context(), identityKey{}, id), caller)
+	r = r.WithContext(tool.WithAllowed(ctx, allow))
 	if r.Method != http.MethodPost {
 		s.mcp.ServeHTTP(w, r)
 		return
 	}
-	s.serveMessage(w, r)
+	s.serveMessage(w, r, caller)
 }
 
 func serveHealth(w http.ResponseWriter, r *http.Request) {

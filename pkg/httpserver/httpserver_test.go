@@ -78,7 +78,8 @@ func TestTokenChecksAreCached(t *testing.T) {
 }
 
 func TestUsersAreIsolated(t *testing.T) {
-	fx := newFixture(t, nil)
+	// 20 requests of each user at once: more than a user's default share.
+	fx := newFixture(t, func(o *Options) { o.MaxInFlightPerUser = 64 })
 	var wg sync.WaitGroup
 	for i := range 40 {
 		wg.Go(func() {

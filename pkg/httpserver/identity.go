@@ -4,7 +4,6 @@ import (
 	"container/list"
 	"context"
 	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -25,10 +24,22 @@ import (
 type Identity struct {
 	Client *forgejo.Client
 	Login  string
-	// caller is what the identity's calls count against for the per-user
-	// concurrency limit (tool.WithCaller): the login, or, when the forge
-	// did not say whose the token is, a hash of it. Compared only.
-	caller string
+}
+
+// Caller is what a request of id from the client address addr counts
+// against for the per-user limits (tool.WithCaller, and the HTTP requests
+// in flight per user): the login, which every token of the user shares;
+// or, for a token whose user the forge does not name (no read:user
+// scope), the client's address. A key per such token would let one
+// person take a share per token they mint (twelve tokens, twelve shares);
+// per address, their tokens share one, as clients behind one address do
+// (behind a reverse proxy name it in --http-trusted-proxies, or they all
+// share the proxy's). Compared only, never logged.
+func (id *Identity) Caller(addr string) string {
+	if id.Login != "" {
+		return "user:" + strings.ToLower(id.Login)
+	}
+	return "addr:" + addr
 }
 
 // Errors of token verification.
@@ -147,7 +158,7 @@ func newIdentityCache(newClient func(string, func()) *forgejo.Client, verify Ver
 
 // get returns the identity of token, verifying it with the forge when it
 // is not cached or its entry expired. addr is the client's address (see
-// clientKey), for the rate limit of rejected checks. It returns when ctx
+// clientAddr), for the rate limit of rejected checks. It returns when ctx
 // ends even if the forge has not answered yet: the verification goes on
 // for the others waiting on it and its result is cached.
 func (c *identityCache) get(ctx context.Context, token, addr string) (*Identity, error) {
@@ -199,7 +210,7 @@ func (c *identityCache) run(ctx context.Context, key [32]byte, token, addr strin
 	login, err := c.verifyRecovered(ctx, client)
 	switch {
 	case err == nil:
-		v.id = &Identity{Client: client, Login: login, caller: callerKey(login, key)}
+		v.id = &Identity{Client: client, Login: login}
 	case errors.Is(err, ErrInvalidToken):
 		v.err = ErrInvalidToken
 	default:
@@ -226,16 +237,6 @@ func (c *identityCache) counted(hit bool) {
 	if c.lookup != nil {
 		c.lookup(hit)
 	}
-}
-
-// callerKey is the per-user limit's key of an identity: its login, which
-// every token of the user shares, or, for a token whose user the forge did
-// not name (no read:user scope), a hash of the token. Neither is logged.
-func callerKey(login string, key [32]byte) string {
-	if login != "" {
-		return "user:" + strings.ToLower(login)
-	}
-	return "token:" + hex.EncodeToString(key[:16])
 }
 
 // verifyRecovered runs the verifier, turning a panic into an error: it
@@ -309,11 +310,12 @@ func (t *unauthorizedTransport) RoundTrip(req *http.Request) (*http.Response, er
 	return resp, err
 }
 
-// authenticate finds the identity r acts as. When it cannot, it answers
+// authenticate finds the identity r, from the client address addr, acts
+// as. When it cannot, it answers
 // the request itself (401, 429, 502 or 504) and returns false. The check
 // shares the request's deadline (see withDeadline), so a slow forge cannot
 // stretch a request past --call-timeout.
-func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (*Identity, bool) {
+func (s *Server) authenticate(w http.ResponseWriter, r *http.Request, addr string) (*Identity, bool) {
 	token, present, err := bearerToken(r.Header)
 	switch {
 	case err != nil:
@@ -331,7 +333,6 @@ func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (*Identity
 		ctx, cancel = context.WithDeadline(ctx, dl)
 		defer cancel()
 	}
-	addr := clientKey(r)
 	id, err := s.identities.get(ctx, token, addr)
 	var limited *RateLimitedError
 	switch {

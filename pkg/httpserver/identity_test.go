@@ -2,7 +2,6 @@ package httpserver
 
 import (
 	"context"
-	"crypto/sha256"
 	"errors"
 	"net/http"
 	"sync"
@@ -219,13 +218,13 @@ func TestIdentityCacheSurvivesAPanickingVerifier(t *testing.T) {
 	assert.Zero(t, c.len(), "nothing cached")
 }
 
-// TestCallerKey: the per-user limit counts a user's tokens together (the
-// login, case-insensitively) and a token whose user is unknown alone; the
-// key never holds the token.
+// TestCallerKey: the per-user limits count a user's tokens together (the
+// login, case-insensitively) and tokens whose user the forge does not name
+// by the client's address, never per token; the key never holds a token.
 func TestCallerKey(t *testing.T) {
-	k1, k2 := sha256.Sum256([]byte(tokAlice)), sha256.Sum256([]byte(tokBob))
-	assert.Equal(t, callerKey("Alice", k1), callerKey("alice", k2))
-	assert.NotEqual(t, callerKey("", k1), callerKey("", k2))
-	assert.NotEqual(t, callerKey("", k1), callerKey("alice", k1))
-	assert.NotContains(t, callerKey("", k1), tokAlice)
+	alice, alice2, unnamed := &Identity{Login: "Alice"}, &Identity{Login: "alice"}, &Identity{}
+	assert.Equal(t, alice.Caller("192.0.2.1"), alice2.Caller("198.51.100.7"))
+	assert.Equal(t, unnamed.Caller("192.0.2.1"), (&Identity{}).Caller("192.0.2.1"), "two unnamed tokens from one address")
+	assert.NotEqual(t, unnamed.Caller("192.0.2.1"), unnamed.Caller("192.0.2.2"))
+	assert.NotEqual(t, unnamed.Caller("192.0.2.1"), alice.Caller("192.0.2.1"))
 }

@@ -1,13 +1,10 @@
 package httpserver
 
 import (
+	"bytes"
 	"encoding/json"
-	"errors"
-	"fmt"
-	"io"
 	"mime"
 	"net/http"
-	"slices"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -16,19 +13,30 @@ import (
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/resource"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/rpcguard"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
 )
 
-// serveMessage reads a POST body, checks it before anything decodes it
-// (rpcguard: the same checks and refusals as on stdio) and waits for its
-// share of the in-flight budget, then hands it to mcp-go.
-func (s *Server) serveMessage(w http.ResponseWriter, r *http.Request) {
-	body, ok := s.readMessage(w, r)
-	if !ok {
+// serveMessage reserves the body's share of the in-flight budget (before
+// reading a byte of it, so bodies waiting to be handled cost nothing),
+// reads it within the minimum rate, checks it before anything decodes it
+// (rpcguard: the same checks and refusals as on stdio), keeps what the
+// checked message costs and hands it to mcp-go. caller is the request's
+// user (Identity.Caller), whose share of the budget is bounded.
+func (s *Server) serveMessage(w http.ResponseWriter, r *http.Request, caller string) {
+	sh, err := s.reserve(r, caller, bodyReservation(r.ContentLength))
+	if err != nil {
+		s.refuseBody(w, r, err)
+		return
+	}
+	defer sh.release()
+	body, err := s.readMessage(w, r, sh)
+	if err != nil {
+		s.refuseBody(w, r, err)
 		return
 	}
 	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt != "application/json" {
 		// mcp-go refuses it (415-like 400) without reading the body.
-		s.mcp.Handle(mcpWriter(w), &server.HTTPRequest{Method: r.Method, URL: r.URL, Header: r.Header, Body: body, Context: r.Context()})
+		s.mcp.Handle(mcpWriter(w, nil), &server.HTTPRequest{Method: r.Method, URL: r.URL, Header: r.Header, Body: body, Context: r.Context()})
 		return
 	}
 	m, rerr := rpcguard.Check(body, s.guard)
@@ -37,69 +45,40 @@ func (s *Server) serveMessage(w http.ResponseWriter, r *http.Request) {
 		writeRPC(w, http.StatusBadRequest, rerr.Response())
 		return
 	}
+	// What decoding and handling it costs is known now, and is never more
+	// than what was reserved for its bytes.
+	sh.shrinkTo(rpcguard.Cost(m))
 	if ri := infoFrom(r.Context()); ri != nil {
 		ri.method = forgejo.Sanitize(m.Method, 64)
 	}
-	release, err := s.budget.Reserve(r.Context(), rpcguard.Cost(m), s.opts.InflightWait)
-	if err != nil {
-		if r.Context().Err() == nil {
-			s.log.WarnContext(r.Context(), "refused a request past the in-flight byte budget", "budget_bytes", s.budget.Size(), "bytes", len(body))
-			w.Header().Set("Retry-After", "1")
-			writeRPC(w, http.StatusServiceUnavailable, rpcguard.ErrorResponse(m.ID, rpcguard.CodeBusy,
-				fmt.Sprintf("server busy: the requests being handled hold the %d-byte budget (--max-inflight-bytes) and none finished within %s; retry in a moment", s.budget.Size(), s.opts.InflightWait)))
-		}
+	if m.Method == string(mcp.MethodSetLogLevel) && m.Kind == rpcguard.KindRequest && !modern(r.Header) {
+		writeRPC(w, http.StatusOK, rpcguard.ErrorResponse(m.ID, mcp.METHOD_NOT_FOUND, errSetLevel))
 		return
 	}
-	defer release()
-	out := mcpWriter(w)
+	d := tool.NewDelivery()
+	out := mcpWriter(w, d)
 	if m.Method == string(mcp.MethodResourcesRead) {
 		out = cleaningWriter{out}
 	}
 	s.mcp.Handle(out, &server.HTTPRequest{Method: r.Method, URL: r.URL, Header: r.Header,
-		Body: m.Forward(body), Context: m.Context(r.Context())})
+		Body: m.Forward(body), Context: tool.WithDelivery(m.Context(r.Context()), d)})
 }
 
-// readMessage reads a POST body of at most MaxBodyBytes into one buffer
-// (of exactly Content-Length bytes when given), answering 413 past the
-// limit.
-func (s *Server) readMessage(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
-	rd := http.MaxBytesReader(w, r.Body, s.opts.MaxBodyBytes)
-	var body []byte
-	var err error
-	if r.ContentLength >= 0 {
-		body = make([]byte, r.ContentLength)
-		_, err = io.ReadFull(rd, body)
-	} else {
-		body, err = readAll(rd)
-	}
-	var mbe *http.MaxBytesError
-	switch {
-	case errors.As(err, &mbe):
-		s.tooLarge(w)
-		return nil, false
-	case err != nil:
-		http.Error(w, "400 Bad Request: reading the body failed", http.StatusBadRequest)
-		return nil, false
-	}
-	return body, true
-}
+// errSetLevel refuses logging/setLevel. Under 2025-11-25 it sets the
+// level of the client's session, but this endpoint is stateless: every
+// request is served by a session of its own, and mcp-go keeps one level
+// for all of them, so one client's setLevel changed what every other
+// 2025-11-25 client of the server received. Kept per request it would
+// apply to nothing. Under 2026-07-28 (where mcp-go refuses the method
+// itself) each request names its level in _meta.
+const errSetLevel = "logging/setLevel is not supported over this stateless HTTP endpoint: no session carries a level from one request to the next, and one shared level would change what every other client receives. " +
+	"Records at level error about your own calls are still sent; under protocol 2026-07-28 each request names the level it wants in _meta (io.modelcontextprotocol/logLevel)"
 
-// readAll reads r to its end, doubling its buffer.
-func readAll(r io.Reader) ([]byte, error) {
-	buf := make([]byte, 0, 64<<10)
-	for {
-		if len(buf) == cap(buf) {
-			buf = slices.Grow(buf, cap(buf))
-		}
-		n, err := r.Read(buf[len(buf):cap(buf)])
-		buf = buf[:len(buf)+n]
-		switch {
-		case errors.Is(err, io.EOF):
-			return buf, nil
-		case err != nil:
-			return nil, err
-		}
-	}
+// modern reports whether the request declares protocol 2026-07-28 or
+// later in its header (mcp-go checks that the body agrees).
+func modern(h http.Header) bool {
+	v := h.Get(mcp.HeaderProtocolVersion)
+	return v != "" && v >= mcp.ProtocolVersion20260728
 }
 
 // writeRPC writes a JSON-RPC message with status.
@@ -110,16 +89,31 @@ func writeRPC(w http.ResponseWriter, status int, v any) {
 }
 
 // mcpWriter adapts w to mcp-go's HTTPResponseWriter, streaming when w can
-// flush, as mcp-go's own ServeHTTP does.
-func mcpWriter(w http.ResponseWriter) server.HTTPResponseWriter {
-	a := responseWriter{ResponseWriter: w}
+// flush, as mcp-go's own ServeHTTP does. It tells d about every
+// notification written (tool.Delivery); d may be nil.
+func mcpWriter(w http.ResponseWriter, d *tool.Delivery) server.HTTPResponseWriter {
+	a := responseWriter{ResponseWriter: w, delivery: d}
 	a.flusher, _ = w.(http.Flusher)
 	return a
 }
 
 type responseWriter struct {
 	http.ResponseWriter
-	flusher http.Flusher
+	flusher  http.Flusher
+	delivery *tool.Delivery
+}
+
+// sseEvent begins every server-sent event mcp-go writes, each with one
+// Write. Before the response (the last event) only notifications are
+// written: this server sends no requests to the client.
+var sseEvent = []byte("event: message\n")
+
+func (a responseWriter) Write(p []byte) (int, error) {
+	n, err := a.ResponseWriter.Write(p)
+	if a.delivery != nil && bytes.HasPrefix(p, sseEvent) {
+		a.delivery.Written() // written or failed: either way no longer pending
+	}
+	return n, err
 }
 
 func (a responseWriter) Flush() {

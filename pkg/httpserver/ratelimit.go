@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"net"
-	"net/http"
 	"sync"
 	"time"
 )
@@ -104,22 +102,4 @@ func (l *rejectLimiter) bucket(addr string) *bucket {
 		delete(l.buckets, oldest.Value.(*bucket).addr)
 	}
 	return b
-}
-
-// clientKey is the address a request is rate-limited by: the peer's IP
-// (X-Forwarded-For is not trusted), an IPv6 peer by its /64, since one
-// host usually has a whole /64 to pick addresses from.
-func clientKey(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		host = r.RemoteAddr
-	}
-	ip := net.ParseIP(host)
-	switch {
-	case ip == nil:
-		return host
-	case ip.To4() != nil:
-		return ip.To4().String()
-	}
-	return ip.Mask(net.CIDRMask(64, 128)).String() + "/64"
 }

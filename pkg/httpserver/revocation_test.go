@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"strings"
 	"sync"
 	"testing"
@@ -161,19 +162,47 @@ func TestRejectLimiter(t *testing.T) {
 	assert.False(t, hasB)
 }
 
-func TestClientKey(t *testing.T) {
-	tests := []struct{ remote, want string }{
-		{"192.0.2.1:5000", "192.0.2.1"},
-		{"[2001:db8:1:2:3:4:5:6]:5000", "2001:db8:1:2::/64"},
-		{"[2001:db8:1:2:ffff::1]:1", "2001:db8:1:2::/64"},
-		{"[::ffff:192.0.2.1]:1", "192.0.2.1"},
-		{"odd", "odd"},
+func TestClientAddr(t *testing.T) {
+	proxies, err := ParseTrustedProxies([]string{"127.0.0.1", "10.0.0.0/8", "::1"})
+	require.NoError(t, err)
+	tests := []struct {
+		remote, xff string
+		trusted     bool
+		want        string
+	}{
+		{"192.0.2.1:5000", "", false, "192.0.2.1"},
+		{"[2001:db8:1:2:3:4:5:6]:5000", "", false, "2001:db8:1:2::/64"},
+		{"[2001:db8:1:2:ffff::1]:1", "", false, "2001:db8:1:2::/64"},
+		{"[::ffff:192.0.2.1]:1", "", false, "192.0.2.1"},
+		{"odd", "", false, "odd"},
+		// Without trusted proxies X-Forwarded-For is never read.
+		{"127.0.0.1:1", "192.0.2.9", false, "127.0.0.1"},
+		{"127.0.0.1:1", "192.0.2.9", true, "192.0.2.9"},
+		// Read from the right past trusted hops; what the client wrote
+		// on the left is never reached.
+		{"127.0.0.1:1", "6.6.6.6, 192.0.2.9, 10.1.2.3", true, "192.0.2.9"},
+		{"127.0.0.1:1", "2001:db8:9::5", true, "2001:db8:9::/64"},
+		// A peer that is not a trusted proxy cannot forward.
+		{"192.0.2.1:1", "6.6.6.6", true, "192.0.2.1"},
+		// Nothing usable forwarded: the nearest trusted hop.
+		{"127.0.0.1:1", "", true, "127.0.0.1"},
+		{"127.0.0.1:1", "junk", true, "127.0.0.1"},
+		{"127.0.0.1:1", "10.0.0.1", true, "10.0.0.1"},
 	}
 	for _, tt := range tests {
 		r := httptest.NewRequest(http.MethodPost, "/mcp", nil)
 		r.RemoteAddr = tt.remote
-		assert.Equal(t, tt.want, clientKey(r), tt.remote)
+		if tt.xff != "" {
+			r.Header.Set("X-Forwarded-For", tt.xff)
+		}
+		var trusted []netip.Prefix
+		if tt.trusted {
+			trusted = proxies
+		}
+		assert.Equal(t, tt.want, clientAddr(r, trusted), "%s %q", tt.remote, tt.xff)
 	}
+	_, err = ParseTrustedProxies([]string{"nginx.local"})
+	assert.Error(t, err)
 }
 
 // TestRequestDeadlineCoversTokenCheck: the token check and the tool call

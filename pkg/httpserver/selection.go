@@ -1,13 +1,10 @@
 package httpserver
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
-
-	"github.com/mark3labs/mcp-go/mcp"
 
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
 )
@@ -84,12 +81,20 @@ func (s *selector) allowed(h http.Header) (map[string]bool, error) {
 	if err != nil {
 		return nil, err // unreachable: every name was checked above
 	}
+	if len(defs) == 0 {
+		// A header cannot warn: a request left with nothing is refused
+		// with the reason rather than served an empty list.
+		return nil, fmt.Errorf("the selection headers leave no tool: %s", tool.EmptyReason(s.defs, sel, headerWords))
+	}
 	allow := make(map[string]bool, len(defs))
 	for _, d := range defs {
 		allow[d.Name] = true
 	}
 	return allow, nil
 }
+
+// headerWords name the selection's knobs as a request sets them.
+var headerWords = tool.SelectionWords{Toolsets: HeaderToolsets, Tools: HeaderTools, Exclude: HeaderExcludeTools, ReadOnly: HeaderReadonly + ": true"}
 
 // selectionHeaders are the known X-MCP-* headers by canonical key.
 var selectionHeaders = map[string]string{
@@ -122,6 +127,10 @@ func checkSelectionHeaders(h http.Header) error {
 			return fmt.Errorf("%s is given %d times; send it once (a repeated selection header is refused, never merged)", name, len(values))
 		case name == HeaderReadonly && strings.Contains(values[0], ","):
 			return fmt.Errorf("%s is given more than once (%q); send it once, true or false", name, values[0])
+		case name != HeaderReadonly && len(tool.SplitList(values[0])) == 0:
+			// Blank is not "no narrowing": most likely a client setting
+			// whose variable was empty, which must not widen the request.
+			return fmt.Errorf("%s is blank: name at least one, or leave the header out", name)
 		}
 	}
 	return nil
@@ -133,32 +142,6 @@ func headerList(h http.Header, name string) []string {
 	var out []string
 	for _, v := range h.Values(name) {
 		out = append(out, tool.SplitList(v)...)
-	}
-	return out
-}
-
-type allowKey struct{}
-
-func withAllowed(ctx context.Context, allow map[string]bool) context.Context {
-	if allow == nil {
-		return ctx
-	}
-	return context.WithValue(ctx, allowKey{}, allow)
-}
-
-// filterTools is the mcp-go tool filter: mcp-go applies it to tools/list
-// and, with the one requested tool, to tools/call, so a tool hidden by a
-// header can be neither listed nor called.
-func filterTools(ctx context.Context, tools []mcp.Tool) []mcp.Tool {
-	allow, ok := ctx.Value(allowKey{}).(map[string]bool)
-	if !ok {
-		return tools
-	}
-	out := make([]mcp.Tool, 0, len(allow))
-	for _, t := range tools {
-		if allow[t.Name] {
-			out = append(out, t)
-		}
 	}
 	return out
 }

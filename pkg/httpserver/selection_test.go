@@ -29,6 +29,17 @@ func TestSelectionHeaders(t *testing.T) {
 		{name: "header cannot name a tool the server hides", serverRO: true, headers: map[string]string{HeaderTools: "make_thing"}, wantError: `offers no tool "make_thing"`},
 		{name: "unknown toolset", headers: map[string]string{HeaderToolsets: "nope"}, wantError: `offers no toolset "nope"`},
 		{name: "bad readonly value", headers: map[string]string{HeaderReadonly: "maybe"}, wantError: "must be true or false"},
+		// Issue 18, item 14: blank was "no narrowing", and a selection
+		// left with nothing served an empty list without a word.
+		{name: "blank tools", headers: map[string]string{HeaderTools: ""}, wantError: "X-MCP-Tools is blank: name at least one, or leave the header out"},
+		{name: "blank tools list", headers: map[string]string{HeaderTools: " , "}, wantError: "X-MCP-Tools is blank"},
+		{name: "blank toolsets", headers: map[string]string{HeaderToolsets: " "}, wantError: "X-MCP-Toolsets is blank"},
+		{name: "blank exclude", headers: map[string]string{HeaderExcludeTools: ""}, wantError: "X-MCP-Exclude-Tools is blank"},
+		{name: "blank readonly", headers: map[string]string{HeaderReadonly: ""}, wantError: "must be true or false"},
+		{name: "nothing left", headers: map[string]string{HeaderTools: "make_thing", HeaderReadonly: "true"},
+			wantError: "the selection headers leave no tool: X-MCP-Readonly: true leaves out every tool X-MCP-Tools selects: they all write to the forge (make_thing)"},
+		{name: "nothing left by exclude", headers: map[string]string{HeaderTools: "wait", HeaderExcludeTools: "wait"},
+			wantError: "X-MCP-Exclude-Tools leaves out every tool X-MCP-Tools selects"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

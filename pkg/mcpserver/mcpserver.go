@@ -41,6 +41,9 @@ func build(defs, known []tool.Def, r *tool.Runner, then server.OnBeforeCallToolF
 	s := server.NewMCPServer("forgejo-mcp", version.Version, slices.Concat([]server.ServerOption{
 		server.WithInstructions(Instructions),
 		server.WithHooks(hooks),
+		// A request narrowed to some tools (tool.WithAllowed, over HTTP
+		// its X-MCP-* headers) lists and calls only those.
+		server.WithToolFilter(tool.FilterAllowed),
 	}, opts, loggingOptions())...)
 	tool.Register(s, defs, r)
 	addSurface(s, hooks, known, r)

@@ -10,6 +10,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -124,43 +125,82 @@ func (p Def) Text(a Values, has func(string) bool) string {
 	return b.String()
 }
 
-// Register offers prompts on s, their tool names filtered by defs.
-// Arguments are checked in a before-get hook: mcp-go answers a prompt
-// handler's error with -32603, while the specification has invalid or
-// missing arguments answered with -32602, the code mcp-go gives a prompt
-// it does not know. So a call with bad arguments has its name rewritten
-// into the name and the reason (a text with spaces, which names no
-// prompt), and the error reads: prompt 'triage_issue (argument "index"
-// is required …)' not found. The handler checks again, should it ever be
-// reached some other way.
-func Register(s *server.MCPServer, hooks *server.Hooks, prompts []Def, defs []tool.Def) {
-	offered := make(map[string]bool, len(defs))
-	for _, d := range defs {
-		offered[d.Name] = true
+// Tools are the tools p's steps name, whatever the arguments.
+func (p Def) Tools() []string {
+	var names []string
+	sample := Values{}
+	for _, a := range p.Args {
+		sample[a.Name] = "x"
 	}
-	has := func(name string) bool { return offered[name] }
-	byName := make(map[string]Def, len(prompts))
+	p.Steps(sample, func(name string) bool {
+		names = append(names, name)
+		return true
+	})
+	return names
+}
+
+// Set is the prompts a server offers and how each request sees them.
+type Set struct {
+	byName  map[string]Def
+	offered map[string]bool // the tools the server offers
+}
+
+// has reports whether ctx's request may call the tool name: the server
+// offers it and the request is not narrowed away from it (tool.Allowed).
+func (ps *Set) has(ctx context.Context) func(string) bool {
+	return func(name string) bool { return ps.offered[name] && tool.Allowed(ctx, name) }
+}
+
+// Visible reports whether ctx's request sees the prompt name: a prompt
+// none of whose tools the request may call would be bare instructions, so
+// it is offered only with one of them (by the server, and to a request its
+// selection headers narrow).
+func (ps *Set) Visible(ctx context.Context, name string) bool {
+	p, ok := ps.byName[name]
+	if !ok {
+		return false
+	}
+	return slices.ContainsFunc(p.Tools(), ps.has(ctx))
+}
+
+// Register offers prompts on s, their tool names filtered by defs and by
+// each request's narrowing. Arguments are checked in a before-get hook:
+// mcp-go answers a prompt handler's error with -32603, while the
+// specification has invalid or missing arguments answered with -32602,
+// the code mcp-go gives a prompt it does not know. So a call with bad
+// arguments has its name rewritten into the name and the reason (a text
+// with spaces, which names no prompt), and the error reads: prompt
+// 'triage_issue (argument "index" is required …)' not found. The handler
+// checks again, should it ever be reached some other way.
+func Register(s *server.MCPServer, hooks *server.Hooks, prompts []Def, defs []tool.Def) *Set {
+	ps := &Set{byName: make(map[string]Def, len(prompts)), offered: make(map[string]bool, len(defs))}
+	for _, d := range defs {
+		ps.offered[d.Name] = true
+	}
 	for _, p := range prompts {
-		byName[p.Name] = p
-		s.AddPrompt(p.MCP(), func(_ context.Context, req mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+		ps.byName[p.Name] = p
+		s.AddPrompt(p.MCP(), func(ctx context.Context, req mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 			vals, err := p.Validate(req.Params.Arguments)
 			if err != nil {
 				return nil, err
 			}
 			return mcp.NewGetPromptResult(p.Title,
-				[]mcp.PromptMessage{mcp.NewPromptMessage(mcp.RoleUser, mcp.NewTextContent(p.Text(vals, has)))}), nil
+				[]mcp.PromptMessage{mcp.NewPromptMessage(mcp.RoleUser, mcp.NewTextContent(p.Text(vals, ps.has(ctx))))}), nil
 		})
 	}
-	hooks.AddBeforeGetPrompt(func(_ context.Context, _ any, req *mcp.GetPromptRequest) {
-		if req == nil {
+	// mcp-go applies the filter to prompts/list and to prompts/get, which
+	// answers a prompt filtered out as unknown.
+	server.WithPromptFilter(func(ctx context.Context, list []mcp.Prompt) []mcp.Prompt {
+		return slices.DeleteFunc(list, func(p mcp.Prompt) bool { return !ps.Visible(ctx, p.Name) })
+	})(s)
+	hooks.AddBeforeGetPrompt(func(ctx context.Context, _ any, req *mcp.GetPromptRequest) {
+		if req == nil || !ps.Visible(ctx, req.Params.Name) {
 			return
 		}
-		p, ok := byName[req.Params.Name]
-		if !ok {
-			return
-		}
+		p := ps.byName[req.Params.Name]
 		if _, err := p.Validate(req.Params.Arguments); err != nil {
 			req.Params.Name = fmt.Sprintf("%s (%s)", p.Name, strings.TrimPrefix(err.Error(), "prompt "+p.Name+": "))
 		}
 	})
+	return ps
 }

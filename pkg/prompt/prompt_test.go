@@ -143,3 +143,35 @@ func TestPromptArgumentsValidated(t *testing.T) {
 	res := rpc(t, s, "prompts/get", map[string]any{"name": "nope"})
 	assert.NotNil(t, res["error"])
 }
+
+// TestPromptsFollowTheTools: a prompt is offered only with one of the
+// tools it names (bare instructions to call tools the server lacks help
+// nobody), by the server's selection as by a request's narrowing.
+func TestPromptsFollowTheTools(t *testing.T) {
+	pick := func(names ...string) []tool.Def {
+		var out []tool.Def
+		for _, d := range operation.All() {
+			for _, n := range names {
+				if d.Name == n {
+					out = append(out, d)
+				}
+			}
+		}
+		return out
+	}
+	listed := func(s *server.MCPServer) []string {
+		out := []string{}
+		for _, p := range rpc(t, s, "prompts/list", map[string]any{})["result"].(map[string]any)["prompts"].([]any) {
+			out = append(out, p.(map[string]any)["name"].(string))
+		}
+		return out
+	}
+	assert.Empty(t, listed(newServer(pick("get_wiki_page"))))
+	s := newServer(pick("get_issue_by_index", "get_release_by_tag"))
+	assert.Equal(t, []string{"draft_release_notes", "triage_issue"}, listed(s))
+	res := rpc(t, s, "prompts/get", map[string]any{"name": "review_pull_request", "arguments": map[string]any{"owner": "o", "repo": "r", "index": "1"}})
+	assert.Contains(t, res, "error", "a prompt not offered cannot be got")
+	for _, p := range prompt.All() {
+		assert.NotEmpty(t, p.Tools(), "%s names tools", p.Name)
+	}
+}

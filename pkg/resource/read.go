@@ -45,6 +45,34 @@ func NewReader(defs []tool.Def, r *tool.Runner) *Reader {
 // Templates returns the templates this reader serves.
 func (rd *Reader) Templates() []Template { return rd.templates }
 
+// selectedAs is the offered tool whose selection the definition name
+// follows: itself, or get_file_content for the file resource's own.
+func selectedAs(name string) string {
+	if name == fileTool {
+		return "get_file_content"
+	}
+	return name
+}
+
+// offers reports whether a read for ctx's request may run the definition
+// name: the server offers it and the request is not narrowed away from it.
+func (rd *Reader) offers(ctx context.Context, name string) bool {
+	_, ok := rd.defs[name]
+	return ok && tool.Allowed(ctx, selectedAs(name))
+}
+
+// Visible reports whether ctx's request can read the template uri (as
+// resources/templates/list shows it): the server offers it and the
+// request is not narrowed away from the tool it reads with.
+func (rd *Reader) Visible(ctx context.Context, uri string) bool {
+	for _, t := range rd.templates {
+		if t.URI == uri {
+			return tool.Allowed(ctx, selectedAs(t.Tool))
+		}
+	}
+	return false
+}
+
 // ReadError is a failed read. NotFound marks a URI that names nothing this
 // server can read (a malformed URI, an argument the tool refuses, a forge
 // 404), which the protocol reports with its resource-not-found code;
@@ -113,8 +141,11 @@ func (rd *Reader) tool(k Kind) string {
 // protocol error; the result, escaped and redacted, is the Runner's.
 func (rd *Reader) call(ctx context.Context, name string, args map[string]any) (*mcp.CallToolResult, error) {
 	d, ok := rd.defs[name]
-	if !ok {
+	switch {
+	case !ok:
 		return nil, &ReadError{NotFound: true, Msg: fmt.Sprintf("this server does not offer %s, which this resource is read with (see --toolsets)", name)}
+	case !tool.Allowed(ctx, selectedAs(name)):
+		return nil, &ReadError{NotFound: true, Msg: fmt.Sprintf("this request is narrowed to tools without %s, which this resource is read with (see its X-MCP-* headers)", selectedAs(name))}
 	}
 	notFound := false
 	inner := d.Handler
@@ -141,7 +172,7 @@ func (rd *Reader) issue(ctx context.Context, uri string, t Target) ([]mcp.Resour
 		return nil, err
 	}
 	out := map[string]json.RawMessage{"issue": json.RawMessage(firstText(issue))}
-	if _, ok := rd.defs["list_issue_comments"]; ok {
+	if rd.offers(ctx, "list_issue_comments") {
 		args := maps.Clone(t.Args)
 		args["limit"] = int64(commentsPerIssue)
 		comments, err := rd.call(ctx, "list_issue_comments", args)

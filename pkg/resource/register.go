@@ -3,6 +3,7 @@ package resource
 import (
 	"context"
 	"maps"
+	"slices"
 	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -40,6 +41,16 @@ func (rd *Reader) Register(s *server.MCPServer, hooks *server.Hooks) {
 		return
 	}
 	hooks.AddBeforeReadResource(rd.beforeRead)
+	// A request narrowed to some tools lists only the templates it can
+	// read (a read of another is refused by Read).
+	hooks.AddAfterListResourceTemplates(func(ctx context.Context, _ any, _ *mcp.ListResourceTemplatesRequest, res *mcp.ListResourceTemplatesResult) {
+		if res == nil {
+			return
+		}
+		res.ResourceTemplates = slices.DeleteFunc(res.ResourceTemplates, func(t mcp.ResourceTemplate) bool {
+			return t.URITemplate == nil || !rd.Visible(ctx, t.URITemplate.Raw())
+		})
+	})
 	ts := make([]server.ServerResourceTemplate, 0, len(rd.templates))
 	for _, t := range rd.templates {
 		ts = append(ts, server.ServerResourceTemplate{Template: t.MCP(), Handler: rd.handle})

@@ -103,12 +103,7 @@ func (b *Budget) Reserve(ctx context.Context, n int64, wait time.Duration) (rele
 func (b *Budget) releaser(n int64) func() {
 	var once sync.Once
 	return func() {
-		once.Do(func() {
-			b.mu.Lock()
-			b.used -= n
-			b.wake()
-			b.mu.Unlock()
-		})
+		once.Do(func() { b.give(n) })
 	}
 }
 

@@ -45,6 +45,10 @@ const (
 	// tools/call (those have their tool's own limit): the envelope, the
 	// tool name, _meta.
 	DefaultMaxOtherBytes = 1 << 20
+	// MaxNumberBytes bounds a number literal: float64, as every number is
+	// decoded, holds 17 significant digits; no parameter needs more than
+	// an int64's 20 characters.
+	MaxNumberBytes = 64
 )
 
 // MaxID is the largest magnitude of an integer id: 2^53, the largest for
@@ -241,6 +245,8 @@ func Check(msg []byte, lim Limits) (Message, *Error) {
 		other.add(s.args)
 	}
 	switch {
+	case other.badNumber:
+		return refuse(replyID, CodeInvalidRequest, "invalid request: the message holds a number longer than %d characters or out of float64's range", MaxNumberBytes)
 	case other.depth > lim.MaxDepth:
 		return refuse(replyID, CodeInvalidRequest, "invalid request: the message nests deeper than %d levels", lim.MaxDepth)
 	case other.values > lim.MaxValues:
@@ -262,6 +268,8 @@ func Check(msg []byte, lim Limits) (Message, *Error) {
 		}
 	}
 	switch {
+	case s.args.badNumber:
+		m.RefusedArgs = fmt.Sprintf("invalid arguments for %s: a number is longer than %d characters or out of range; no parameter takes one", m.Tool, MaxNumberBytes)
 	case s.args.depth > lim.MaxDepth:
 		m.RefusedArgs = fmt.Sprintf("invalid arguments for %s: they nest deeper than %d levels", m.Tool, lim.MaxDepth-2)
 	case m.Values > lim.MaxValues:

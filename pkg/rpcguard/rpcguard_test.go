@@ -166,6 +166,13 @@ func TestBounds(t *testing.T) {
 		{name: "arguments of a notification are not exempt", msg: []byte(`{"jsonrpc":"2.0","method":"tools/call","params":{"name":"upload","arguments":{"a":"` + strings.Repeat("x", 1000) + `"}}}`), code: CodeInvalidRequest, id: "null", err: "for anything but"},
 		{name: "a name that is no string exempts nothing", msg: call(`7`, `{"a":"`+strings.Repeat("x", 1000)+`"}`), code: CodeInvalidRequest},
 		{name: "deep arguments are scanned without recursion", msg: call(`"upload"`, nest(1<<20)), refused: "upload: over 10000"},
+		// Issue 18, item 10: a 16 MiB literal cost ~200 MB to decode and
+		// came back whole in the decoder's error.
+		{name: "number at the bound", msg: call(`"upload"`, `{"a":`+strings.Repeat("9", MaxNumberBytes)+`}`)},
+		{name: "number past the bound", msg: call(`"upload"`, `{"a":`+strings.Repeat("9", MaxNumberBytes+1)+`}`), refused: "upload: a number is longer than 64 characters or out of range"},
+		{name: "number out of float64's range", msg: call(`"upload"`, `{"a":[1,1e309]}`), refused: "upload: a number is longer than 64 characters"},
+		{name: "small exponents are numbers", msg: call(`"upload"`, `{"a":[-1.5e-300,2E+10,1e308]}`)},
+		{name: "long number elsewhere", msg: []byte(`{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":` + strings.Repeat("1", 500) + `}}`), code: CodeInvalidRequest, err: "holds a number longer than 64 characters or out of float64's range"},
 		{name: "deep nesting is scanned without recursion", msg: []byte(`{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":` + nest(1<<20) + `}}`), code: CodeInvalidRequest, err: "nests deeper than 8 levels"},
 	}
 	for _, tt := range tests {
@@ -221,11 +228,13 @@ func TestToolLimits(t *testing.T) {
 // its shape: a few allocations at most, none per value.
 func TestCheckAllocates(t *testing.T) {
 	shapes := map[string]string{
-		"objects": "[" + strings.TrimSuffix(strings.Repeat("{},", 100000), ",") + "]",
-		"numbers": "[" + strings.TrimSuffix(strings.Repeat("12345,", 100000), ",") + "]",
-		"keys":    `{"` + strings.Repeat(`k":0,"`, 100000) + `k":0}`,
-		"deep":    strings.Repeat("[", 1000) + strings.Repeat("]", 1000),
-		"string":  `"` + strings.Repeat("x", 1<<20) + `"`,
+		"objects":     "[" + strings.TrimSuffix(strings.Repeat("{},", 100000), ",") + "]",
+		"numbers":     "[" + strings.TrimSuffix(strings.Repeat("12345,", 100000), ",") + "]",
+		"keys":        `{"` + strings.Repeat(`k":0,"`, 100000) + `k":0}`,
+		"deep":        strings.Repeat("[", 1000) + strings.Repeat("]", 1000),
+		"string":      `"` + strings.Repeat("x", 1<<20) + `"`,
+		"exponents":   "[" + strings.TrimSuffix(strings.Repeat("1.5e10,", 100000), ",") + "]",
+		"long number": strings.Repeat("1", 1<<20),
 	}
 	for name, args := range shapes {
 		msg := call(`"upload"`, args)

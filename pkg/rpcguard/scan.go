@@ -3,19 +3,23 @@ package rpcguard
 import (
 	"bytes"
 	"encoding/json"
+	"strconv"
+	"unsafe"
 )
 
 // stats are what a scan counted in one region of a message.
 type stats struct {
-	values int // JSON values, member names included
-	depth  int // deepest nesting of arrays and objects, from the message
-	space  int // bytes of white space between tokens
+	values    int  // JSON values, member names included
+	depth     int  // deepest nesting of arrays and objects, from the message
+	space     int  // bytes of white space between tokens
+	badNumber bool // a number literal no decoder should be given (numberOK)
 }
 
 func (s *stats) add(o stats) {
 	s.values += o.values
 	s.depth = max(s.depth, o.depth)
 	s.space += o.space
+	s.badNumber = s.badNumber || o.badNumber
 }
 
 // span is a value's bytes in the message: b[start:end]; end 0 when absent.
@@ -243,8 +247,12 @@ func (s *scan) value(base int, st *stats) bool {
 				return false
 			}
 		default:
+			start := s.i
 			if !s.num() {
 				return false
+			}
+			if !numberOK(s.b[start:s.i]) {
+				st.badNumber = true
 			}
 		}
 		// A value ended: close containers until one expects another value.
@@ -395,4 +403,22 @@ func (s *scan) digits() bool {
 		s.i++
 	}
 	return s.i > start
+}
+
+// numberOK reports whether a number literal is one a decoder may be given:
+// at most MaxNumberBytes long and finite as a float64, as mcp-go decodes
+// every number. Go's decoders copy a literal whole to parse it (a 16 MiB
+// literal cost about 200 MB) and quote it whole in their error, which
+// went back to the client; a literal past float64's range is such an
+// error too.
+func numberOK(lit []byte) bool {
+	if len(lit) > MaxNumberBytes {
+		return false
+	}
+	if bytes.IndexAny(lit, "eE") < 0 {
+		return true // at most 64 digits: finite
+	}
+	// Not retained by ParseFloat, so no copy is needed.
+	_, err := strconv.ParseFloat(unsafe.String(&lit[0], len(lit)), 64)
+	return err == nil
 }

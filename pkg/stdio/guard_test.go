@@ -2,11 +2,13 @@ package stdio_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"runtime"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/stretchr/testify/assert"
@@ -72,6 +74,10 @@ func TestHostileBodies(t *testing.T) {
 		{"objects in _meta", `{"jsonrpc":"2.0","id":"h","method":"tools/call","params":{"_meta":{"x":` + objects + `},"name":"echo","arguments":{"text":"x"}}}`, "error -32600"},
 		{"objects in another method", `{"jsonrpc":"2.0","id":"h","method":"ping","params":{"x":` + objects + `}}`, "error -32600"},
 		{"objects beside the members", `{"jsonrpc":"2.0","id":"h","method":"ping","x":` + objects + `}`, "error -32600"},
+		// Issue 18, item 10: decoded, one literal cost ~200 MB at 16 MiB
+		// and came back whole in the decoder's error.
+		{"one long number", call("upload", `{"content":`+strings.Repeat("1", size)+`}`), "result isError=true invalid arguments for upload: a number is longer than 64 characters or out of range"},
+		{"one long number elsewhere", `{"jsonrpc":"2.0","id":"h","method":"ping","params":{"x":` + strings.Repeat("1", size-60) + `}}`, "error -32600"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -84,6 +90,10 @@ func TestHostileBodies(t *testing.T) {
 			assert.Equal(t, overStdio.outcome(t), overHTTP.outcome(t), "stdio and HTTP disagree")
 			assert.Equal(t, `"h"`, string(overStdio["id"]))
 			assert.Equal(t, `"h"`, string(overHTTP["id"]))
+			for _, r := range []reply{overStdio, overHTTP} {
+				b, _ := json.Marshal(r)
+				assert.Less(t, len(b), 1<<10, "the reply quotes nothing of the message")
+			}
 		})
 	}
 	// Past the 1 MiB bound of everything else (the 10 MiB upload to the
@@ -132,4 +142,18 @@ func TestInflightBudget(t *testing.T) {
 		require.Contains(t, m, "result", "%v", m)
 	}
 	assert.Equal(t, map[string]bool{"held": true, "big2": true}, got)
+}
+
+// TestServerErrorsAreClipped: what mcp-go quotes back in an error (here
+// a method it does not know) leaves as at most a line.
+func TestServerErrorsAreClipped(t *testing.T) {
+	w := serve(t, []tool.Def{echo()}, &tool.Runner{}, stdio.Limits{})
+	w.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+	w.recv()
+	w.send(`{"jsonrpc":"2.0","id":2,"method":"x` + strings.Repeat("é", 100_000) + `"}`)
+	m := w.recv()
+	msg := m["error"].(map[string]any)["message"].(string)
+	assert.LessOrEqual(t, len(msg), 1<<10+len("…"))
+	assert.True(t, strings.HasSuffix(msg, "…"), msg[:40])
+	assert.True(t, utf8.ValidString(msg))
 }

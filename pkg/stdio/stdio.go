@@ -21,6 +21,7 @@ import (
 	"log/slog"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -317,7 +318,30 @@ func (c *conn) dispatch(ctx context.Context, method string, id json.RawMessage, 
 	if method == string(mcp.MethodResourcesRead) {
 		m = resource.CleanReply(m)
 	}
+	if e, ok := m.(mcp.JSONRPCError); ok {
+		// mcp-go puts decoder errors into the message, and a decoder
+		// quotes what it could not decode: never more than a line back.
+		e.Error.Message = clipMessage(e.Error.Message)
+		return e
+	}
 	return m
+}
+
+// maxErrorMessage bounds the message of a JSON-RPC error from the MCP
+// server. rpcguard refuses what would make a decoder quote much (a number
+// literal is its only value Go's decoders quote, and it is capped), so
+// this is the last line, not the first.
+const maxErrorMessage = 1 << 10
+
+func clipMessage(s string) string {
+	if len(s) <= maxErrorMessage {
+		return s
+	}
+	cut := maxErrorMessage
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
 }
 
 // notification handles notifications/cancelled here, where the request

@@ -233,6 +233,8 @@ func (p Param) coerce(v any, show func(string) string) (any, error) {
 		return out, nil
 	case TypeObjects:
 		return p.coerceObjects(v, show)
+	case TypeMap:
+		return p.coerceMap(v, show)
 	}
 	return nil, fmt.Errorf("has an unsupported type %q", p.Type)
 }

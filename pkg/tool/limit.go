@@ -79,6 +79,26 @@ func (r *Runner) SetLimits(l Limits) {
 	r.gate = &gate{limits: l, running: map[string]int{}}
 }
 
+// Admit takes a slot of the concurrency limits for work besides a tool
+// call that costs the forge a request (a completion's lookup), named name
+// for the refusal and the Observer: it returns the function that gives it
+// back, or the refusal the caller answers with. Without limits it admits
+// everything.
+func (r *Runner) Admit(ctx context.Context, name string) (done func(), refusal string) {
+	g := r.gate
+	if g == nil {
+		return func() {}, ""
+	}
+	key, _ := ctx.Value(callerKey{}).(string)
+	if msg, limit := g.enter(key, name); msg != "" {
+		if o := g.limits.Observer; o != nil {
+			o.Busy(name, limit)
+		}
+		return nil, msg
+	}
+	return func() { g.leave(key) }, ""
+}
+
 // gate admits calls past the Limits and reports them to the Observer.
 type gate struct {
 	limits  Limits

@@ -35,6 +35,12 @@ func Index() Param {
 	return Int("index", "Issue or PR number", Required(), AtLeast(1))
 }
 
+// PullIndex is a pull request's number, for the tools that take only
+// pull requests (issues and pull requests share one numbering).
+func PullIndex() Param {
+	return Int("index", "PR number", Required(), AtLeast(1))
+}
+
 // ID declares a required numeric ID parameter (from 1), such as
 // "hook_id"; desc says what it identifies and where to find it.
 func ID(name, desc string) Param { return Int(name, desc, Required(), AtLeast(1)) }

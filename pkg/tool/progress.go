@@ -4,7 +4,6 @@ import (
 	"context"
 	"io"
 	"sync"
-	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -91,23 +90,4 @@ func (p *progressReader) Read(b []byte) (int, error) {
 	p.done += int64(n)
 	Progress(p.ctx, p.done, p.total)
 	return n, err
-}
-
-// AwaitDelivery waits, briefly, until a notification just sent on ctx's
-// session has left for the client. Over streamable HTTP, mcp-go forwards a
-// request's notifications from another goroutine, and one still on its
-// way when the call's response is written is dropped; so a sender waits
-// for the session's queue to empty (at most 100 ms), then lets the
-// forwarder run. Over stdio it returns at once.
-func AwaitDelivery(ctx context.Context) {
-	s := server.ClientSessionFromContext(ctx)
-	if _, ok := s.(server.SessionWithStreamableHTTPConfig); !ok {
-		return
-	}
-	ch := s.NotificationChannel()
-	deadline := time.Now().Add(100 * time.Millisecond)
-	for len(ch) > 0 && time.Now().Before(deadline) && ctx.Err() == nil {
-		time.Sleep(100 * time.Microsecond)
-	}
-	time.Sleep(time.Millisecond)
 }

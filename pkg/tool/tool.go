@@ -214,6 +214,9 @@ func ParamSummary(p Param) string {
 	if p.Type == TypeObjects {
 		notes = append(notes, p.objectsSummary())
 	}
+	if p.Type == TypeMap {
+		notes = append(notes, fmt.Sprintf(`an object of strings, as JSON: --%s '{"name":"value"}'`, strings.ReplaceAll(p.Name, "_", "-")))
+	}
 	if len(notes) > 0 {
 		s += " (" + strings.Join(notes, "; ") + ")"
 	}
