@@ -3,10 +3,13 @@ package fakeforge
 import (
 	"bytes"
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -24,17 +27,36 @@ type Large struct {
 	contentB64  string
 	longStrings map[string]bool
 	base        string
+	items       int // the answer's list length: Items, or the page asked for
+	// answers caches each JSON answer by schema and list length, shared by
+	// every fake made from one LargeDefaults: building and encoding
+	// megabytes of JSON is the test's cost.
+	answers *sync.Map
 }
 
-// LargeDefaults are the sizes the result-bound test uses: 1,000 items, 64
-// KiB bodies, a 2 MB diff, a 5 MB log, a 2 MB file.
+type answerKey struct {
+	sc    *Schema
+	items int
+	base  string
+}
+
+// LargeDefaults are the sizes the result-bound test uses: 1,000 items, 16
+// KiB bodies (20 of them, a page, are five times what a result may carry),
+// a 2 MB diff, a 5 MB log, a 2 MB file.
 func LargeDefaults() Large {
-	return Large{Items: 1000, Body: 64 << 10, Diff: BigDiff(2 << 20), Log: BigLog(5 << 20), Raw: BigText(2 << 20)}
+	l := Large{Items: 1000, Body: 16 << 10, Diff: BigDiff(2 << 20), Log: BigLog(5 << 20), Raw: BigText(2 << 20)}
+	l.contentB64 = base64.StdEncoding.EncodeToString(l.Raw)
+	l.answers = &sync.Map{}
+	return l
 }
 
-// longFields are the properties that hold free text: a body, a message, a
-// description, a file's or wiki page's content, a patch.
-var longFields = []string{"body", "message", "description", "content", "patch", "note", "summary", "diff"}
+// longFields are the properties that hold long free text: a body, a
+// message, a file's or wiki page's content, a patch. Other prose
+// (descriptions, notes) is 1 KiB.
+var longFields = []string{"body", "message", "content", "patch", "diff"}
+
+// proseFields hold shorter free text.
+var proseFields = []string{"description", "note", "summary"}
 
 // BigDiff is a unified diff of about n bytes over many files, with the
 // quotes, tabs and angle brackets that JSON escapes.
@@ -76,31 +98,14 @@ func (s *Server) MimicLarge(spec *Spec, l Large) {
 	for _, f := range longFields {
 		l.longStrings[f] = true
 	}
-	l.contentB64 = base64.StdEncoding.EncodeToString(l.Raw)
+	if l.contentB64 == "" {
+		l.contentB64 = base64.StdEncoding.EncodeToString(l.Raw)
+	}
 	l.base = s.URL
-	s.Handle("/", func(w http.ResponseWriter, r *http.Request) {
-		p, ok := strings.CutPrefix(r.URL.EscapedPath(), "/api/v1")
-		if !ok {
-			serveBytes(w, r, l.Raw)
-			return
-		}
-		if p == "/version" {
-			WriteJSON(w, http.StatusOK, map[string]string{"version": spec.Version})
-			return
-		}
-		tpl, ok := spec.Match(r.Method, p)
-		if !ok {
-			WriteJSON(w, http.StatusNotFound, map[string]string{"message": "not found"})
-			return
-		}
-		route := spec.Routes[Key(r.Method, tpl)]
-		status := route.Status
-		if status == 0 || status/100 == 3 {
-			status = http.StatusOK
-		}
-		switch sc := spec.Resolve(route.Schema); {
-		case sc == nil && status == http.StatusOK, sc != nil && sc.Type == "string":
-			switch {
+	s.mimic(spec, answers{
+		file: func(w http.ResponseWriter, r *http.Request) { serveBytes(w, r, l.Raw) },
+		text: func(w http.ResponseWriter, r *http.Request, tpl string, _ int) {
+			switch p := r.URL.Path; {
 			case strings.HasSuffix(tpl, "/logs"):
 				serveBytes(w, r, l.Log)
 			case strings.Contains(tpl, ".{diffType}"), strings.HasSuffix(p, ".diff"), strings.HasSuffix(p, ".patch"):
@@ -108,18 +113,32 @@ func (s *Server) MimicLarge(spec *Spec, l Large) {
 			default:
 				serveBytes(w, r, l.Raw)
 			}
-		case sc == nil:
-			w.WriteHeader(status)
-		default:
-			items := l.Items
-			if n, err := strconv.Atoi(r.URL.Query().Get("limit")); err == nil && n > 0 && n < items {
-				items = n
+		},
+		json: func(r *http.Request, sc *Schema) any {
+			// Items in all: a page holds what is left of them.
+			one := l
+			one.items = l.Items
+			if n, err := strconv.Atoi(r.URL.Query().Get("limit")); err == nil && n > 0 {
+				page, _ := strconv.Atoi(r.URL.Query().Get("page"))
+				one.items = max(0, min(n, l.Items-(max(page, 1)-1)*n))
 			}
-			if items > 50 { // an unpaged list: long, of shorter texts
-				l.Body = min(l.Body, 1<<10)
+			if one.items > 50 { // an unpaged list: long, of shorter texts
+				one.Body = min(one.Body, 1<<10)
 			}
-			WriteJSON(w, status, spec.large(route.Schema, "v", nil, l, items, 0))
-		}
+			if l.answers == nil {
+				return spec.large(sc, "v", nil, one, 0)
+			}
+			k := answerKey{sc, one.items, l.base}
+			if b, ok := l.answers.Load(k); ok {
+				return b
+			}
+			b, err := json.Marshal(spec.large(sc, "v", nil, one, 0))
+			if err != nil {
+				panic(err)
+			}
+			l.answers.Store(k, json.RawMessage(b))
+			return json.RawMessage(b)
+		},
 	})
 }
 
@@ -131,32 +150,28 @@ func serveBytes(w http.ResponseWriter, r *http.Request, data []byte) {
 }
 
 // large is example's twin for a large forge: the answer's lists (at its
-// root or one level down, as {"workflow_runs": […]}) hold items elements,
+// root or one level down, as {"workflow_runs": […]}) hold l.items elements,
 // deeper lists 10; free text is l.Body long in the answer's own objects or
 // its items (a nested user's or repository's is short); a file's content
 // (at the root) is l.Raw.
-func (s *Spec) large(sc *Schema, name string, seen []string, l Large, items, depth int) any {
+func (s *Spec) large(sc *Schema, name string, seen []string, l Large, depth int) any {
 	if sc == nil {
 		return nil
 	}
 	if sc.Ref != "" {
-		for _, r := range seen {
-			if r == sc.Ref {
-				return nil
-			}
-		}
-		if len(seen) > 6 {
+		def, seen, ok := s.deref(sc, seen)
+		if !ok {
 			return nil
 		}
-		return s.large(s.Definitions[sc.Ref], name, append(seen, sc.Ref), l, items, depth)
+		return s.large(def, name, seen, l, depth)
 	}
 	switch sc.Type {
 	case "array":
-		n := items
+		n := l.items
 		if depth > 1 {
 			n = 10
 		}
-		v := s.large(sc.Items, name, seen, l, items, depth+1)
+		v := s.large(sc.Items, name, seen, l, depth+1)
 		if v == nil {
 			return []any{}
 		}
@@ -169,12 +184,16 @@ func (s *Spec) large(sc *Schema, name string, seen []string, l Large, items, dep
 		switch {
 		case (name == "content" || name == "content_base64") && depth <= 1:
 			return l.contentB64
+		case name == "type":
+			return "file" // a file's contents entry: read as a file, not skipped
 		case name == "date":
 			return ExampleTime // a wiki commit's date, which the description leaves unformatted
 		case strings.HasSuffix(name, "url"):
 			return l.base + "/files/" + name // on the forge: downloads reach Raw
 		case l.longStrings[name] && depth <= 2:
 			return strings.Repeat("text \"quoted\" <b>\n", l.Body/18+1)[:l.Body]
+		case slices.Contains(proseFields, name) && depth <= 2:
+			return strings.Repeat("prose \"quoted\" <b>\n", 1<<10/19+1)[:1<<10]
 		}
 		return exampleString(sc, name)
 	case "integer":
@@ -192,7 +211,7 @@ func (s *Spec) large(sc *Schema, name string, seen []string, l Large, items, dep
 	}
 	obj := map[string]any{}
 	for k, p := range sc.Properties {
-		if v := s.large(p, k, seen, l, items, depth+1); v != nil {
+		if v := s.large(p, k, seen, l, depth+1); v != nil {
 			obj[k] = v
 		}
 	}

@@ -2,7 +2,9 @@ package fakeforge
 
 import (
 	"encoding/base64"
+	"encoding/json"
 	"net/http"
+	"slices"
 	"strings"
 )
 
@@ -12,11 +14,37 @@ import (
 // with a few bytes, and anything else with the forge's 404. Tests then see
 // the field names of that flavour (Forgejo's or Gitea's) everywhere.
 func (s *Server) Mimic(spec *Spec) {
+	s.mimic(spec, answers{
+		file: func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", "application/octet-stream")
+			_, _ = w.Write([]byte("file bytes"))
+		},
+		text: func(w http.ResponseWriter, _ *http.Request, tpl string, status int) {
+			w.Header().Set("Content-Type", "text/plain")
+			w.WriteHeader(status)
+			_, _ = w.Write([]byte("text of " + tpl))
+		},
+		json: func(_ *http.Request, sc *Schema) any { return spec.Example(sc) },
+	})
+}
+
+// answers are what a mimicking fake sends beyond the routing they share:
+// a path outside the API, a text or file route (tpl is its template), and
+// the body of a JSON route of schema sc.
+type answers struct {
+	file func(w http.ResponseWriter, r *http.Request)
+	text func(w http.ResponseWriter, r *http.Request, tpl string, status int)
+	json func(r *http.Request, sc *Schema) any
+}
+
+// mimic routes every request as spec's forge would: /version, the 404 of
+// a route spec lacks, a route's first success status, and a for the
+// answer's content.
+func (s *Server) mimic(spec *Spec, a answers) {
 	s.Handle("/", func(w http.ResponseWriter, r *http.Request) {
 		p, ok := strings.CutPrefix(r.URL.EscapedPath(), "/api/v1")
 		if !ok {
-			w.Header().Set("Content-Type", "application/octet-stream")
-			_, _ = w.Write([]byte("file bytes"))
+			a.file(w, r)
 			return
 		}
 		if p == "/version" {
@@ -35,13 +63,18 @@ func (s *Server) Mimic(spec *Spec) {
 		}
 		switch sc := spec.Resolve(route.Schema); {
 		case sc == nil && status == http.StatusOK, sc != nil && sc.Type == "string":
-			w.Header().Set("Content-Type", "text/plain")
-			w.WriteHeader(status)
-			_, _ = w.Write([]byte("text of " + tpl))
+			a.text(w, r, tpl, status)
 		case sc == nil:
 			w.WriteHeader(status)
 		default:
-			WriteJSON(w, status, spec.Example(route.Schema))
+			v := a.json(r, route.Schema)
+			if raw, ok := v.(json.RawMessage); ok { // encoded already
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(status)
+				_, _ = w.Write(raw)
+				return
+			}
+			WriteJSON(w, status, v)
 		}
 	})
 }
@@ -60,20 +93,26 @@ const (
 // Definitions that contain themselves are cut at the second visit.
 func (s *Spec) Example(sc *Schema) any { return s.example(sc, "v", nil) }
 
+// deref follows sc's $ref to its definition, adding it to seen (the
+// definitions being expanded); ok is false for one already there (a
+// definition that contains itself) or past six levels.
+func (s *Spec) deref(sc *Schema, seen []string) (def *Schema, more []string, ok bool) {
+	if slices.Contains(seen, sc.Ref) || len(seen) > 6 {
+		return nil, nil, false
+	}
+	return s.Definitions[sc.Ref], append(seen, sc.Ref), true
+}
+
 func (s *Spec) example(sc *Schema, name string, seen []string) any {
 	if sc == nil {
 		return nil
 	}
 	if sc.Ref != "" {
-		for _, r := range seen {
-			if r == sc.Ref {
-				return nil
-			}
-		}
-		if len(seen) > 6 {
+		def, seen, ok := s.deref(sc, seen)
+		if !ok {
 			return nil
 		}
-		return s.example(s.Definitions[sc.Ref], name, append(seen, sc.Ref))
+		return s.example(def, name, seen)
 	}
 	switch sc.Type {
 	case "integer":

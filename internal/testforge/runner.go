@@ -3,6 +3,7 @@ package testforge
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"io"
@@ -189,4 +190,14 @@ func merge(a, b map[string]any) map[string]any {
 		out[k] = v
 	}
 	return out
+}
+
+// AddWorkflow commits yaml as the workflow .gitea/workflows/file on
+// owner/repo's default branch.
+func (f *Forge) AddWorkflow(t testing.TB, owner, repo, file, yaml string) {
+	t.Helper()
+	var raw []byte
+	status := f.Do(t, http.MethodPost, repoPath(owner, repo)+"/contents/.gitea/workflows/"+file,
+		map[string]any{"content": base64.StdEncoding.EncodeToString([]byte(yaml)), "message": "add " + strings.TrimSuffix(file, ".yml")}, &raw)
+	expect(t, "committing workflow "+file, status, http.StatusCreated, raw)
 }

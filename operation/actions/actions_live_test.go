@@ -1,9 +1,7 @@
 package actions_test
 
 import (
-	"encoding/base64"
 	"encoding/json"
-	"net/http"
 	"testing"
 	"time"
 
@@ -34,10 +32,7 @@ jobs:
 func TestLiveActionsLifecycle(t *testing.T) {
 	f := testforge.Get(t)
 	owner, repo := f.NewRepo(t)
-	var raw []byte
-	status := f.Do(t, http.MethodPost, "/repos/"+owner+"/"+repo+"/contents/.gitea/workflows/demo.yml",
-		map[string]any{"content": base64.StdEncoding.EncodeToString([]byte(workflow)), "message": "add demo workflow"}, &raw)
-	require.Equal(t, http.StatusCreated, status, string(raw))
+	f.AddWorkflow(t, owner, repo, "demo.yml", workflow)
 	defs := actions.Tools()
 	call := f.RepoCaller(t, defs, owner, repo)
 
@@ -65,7 +60,7 @@ func TestLiveActionsLifecycle(t *testing.T) {
 	require.Len(t, runs.Items, 1, text)
 	run := runs.Items[0]
 	assert.Equal(t, "demo.yml", run.Workflow)
-	assert.Equal(t, "add demo workflow", run.Title)
+	assert.Equal(t, "add demo", run.Title)
 	assert.Equal(t, "main", run.Branch)
 	assert.Equal(t, "workflow_dispatch", run.Event)
 	assert.NotEmpty(t, run.SHA)

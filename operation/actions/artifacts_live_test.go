@@ -3,11 +3,9 @@ package actions_test
 import (
 	"crypto/rand"
 	"crypto/sha256"
-	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"testing"
 	"time"
 
@@ -28,10 +26,7 @@ func TestLiveRunWithArtifact(t *testing.T) {
 	owner, repo := f.NewRepo(t)
 	runner := f.NewRunner(t, owner, repo)
 	wf := fmt.Sprintf("on:\n  workflow_dispatch:\njobs:\n  build:\n    runs-on: %s\n    steps:\n      - run: make\n", runner.Label)
-	var raw []byte
-	status := f.Do(t, http.MethodPost, "/repos/"+owner+"/"+repo+"/contents/.gitea/workflows/build.yml",
-		map[string]any{"content": base64.StdEncoding.EncodeToString([]byte(wf)), "message": "add build"}, &raw)
-	require.Equal(t, http.StatusCreated, status, string(raw))
+	f.AddWorkflow(t, owner, repo, "build.yml", wf)
 	defs := actions.Tools()
 	call := f.RepoCaller(t, defs, owner, repo)
 

@@ -1,10 +1,8 @@
 package actions_test
 
 import (
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -29,10 +27,7 @@ func TestLiveCIInTwoCalls(t *testing.T) {
 	owner, name := f.NewRepo(t)
 	runner := f.NewRunner(t, owner, name)
 	wf := fmt.Sprintf("on:\n  workflow_dispatch:\njobs:\n  test:\n    runs-on: %s\n    steps:\n      - run: go test ./...\n", runner.Label)
-	var raw []byte
-	status := f.Do(t, http.MethodPost, "/repos/"+owner+"/"+name+"/contents/.gitea/workflows/ci.yml",
-		map[string]any{"content": base64.StdEncoding.EncodeToString([]byte(wf)), "message": "add ci"}, &raw)
-	require.Equal(t, http.StatusCreated, status, string(raw))
+	f.AddWorkflow(t, owner, name, "ci.yml", wf)
 	defs := append(append(actions.Tools(), pull.Tools()...), repo.Tools()...)
 	call := f.RepoCaller(t, defs, owner, name)
 	call("create_branch", map[string]any{"branch": "fix"})

@@ -3,7 +3,6 @@ package actions
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -67,7 +66,7 @@ func getLogs(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallTool
 	var out Log
 	switch {
 	case a.String("grep") != "":
-		re, rerr := regexp.Compile(a.String("grep"))
+		re, rerr := newLineMatcher(a.String("grep"))
 		if rerr != nil {
 			return tool.Error(fmt.Sprintf("grep is not a regular expression (RE2 syntax): %v", rerr)), nil
 		}
@@ -158,22 +157,28 @@ func logWindow(ctx context.Context, c *forgejo.Client, rawPath string, offset in
 
 // grepLog reads the whole log a line at a time and keeps the lines re
 // matches, as many as fit the budget, counting the rest.
-func grepLog(ctx context.Context, c *forgejo.Client, rawPath string, re *regexp.Regexp) (Log, error) {
+func grepLog(ctx context.Context, c *forgejo.Client, rawPath string, re *lineMatcher) (Log, error) {
 	out := Log{Matches: []LogMatch{}}
 	var n, found, size int64
-	err := c.DoLines(ctx, rawPath, maxLogRead, func(text string, offset int64) bool {
+	full := false
+	err := c.DoLines(ctx, rawPath, maxLogRead, func(line []byte, offset int64) bool {
 		n++
-		if !re.MatchString(text) {
+		if !re.Match(line) {
 			return true
 		}
 		found++
-		text = strings.ToValidUTF8(text, "\uFFFD")
+		if full { // only counted from here on
+			return true
+		}
+		text := strings.ToValidUTF8(string(line[:min(len(line), 2*maxMatchText)]), "\uFFFD")
 		if len(text) > maxMatchText {
 			text = text[:tool.FitPrefix(text, maxMatchText)] + "…"
 		}
 		if w := int64(tool.JSONLen(text) + 40); size+w <= tool.TextBudget {
 			size += w
 			out.Matches = append(out.Matches, LogMatch{Line: n, Offset: offset, Text: text})
+		} else {
+			full = true
 		}
 		return true
 	})

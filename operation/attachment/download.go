@@ -187,12 +187,12 @@ func Download(ctx context.Context, c *forgejo.Client, a tool.Args, att *sdk.Atta
 	}
 	var content mcp.Content
 	switch it, isImage := tool.ImageType(body); {
-	case whole && !isImage && len(body) > MaxInlineBlobBytes:
+	case whole && !window && !isImage && len(body) > MaxInlineBlobBytes:
 		// Named like an image, it is not one: too large for a result.
 		out.Inline, out.Bytes, out.SHA256 = false, 0, ""
 		out.Note = strings.TrimSpace(out.Note + " " + overInline(int64(len(body)), MaxInlineBlobBytes, toolName))
 		return withText(out, pdfText)
-	case whole && pdfText != nil && base64.StdEncoding.EncodedLen(len(body))+len(pdfText.Text) > tool.MaxResultBytes-2<<10:
+	case whole && !window && pdfText != nil && base64.StdEncoding.EncodedLen(len(body))+len(pdfText.Text) > tool.MaxResultBytes-2<<10:
 		// The PDF's text, not its bytes too: both would not fit one result.
 		out.Inline, out.Bytes, out.SHA256 = false, 0, ""
 		out.Note = strings.TrimSpace(out.Note + " its text and its bytes together are over what one result carries, so only the text is included: " +

@@ -54,10 +54,12 @@ func TestDownload(t *testing.T) {
 	pdf := makePDF(t, "small", 30_000)
 	midPDF := makePDF(t, "mid", 200_000)
 	big := randomBytes(1, 3_000_000)
+	mid := randomBytes(3, 60_000)
 	shot := makePNG(t, 64, 32)
 	capPDF := makePDF(t, "cap", attachment.MaxInlineBlobBytes)
 	pdfA := f.add("issue/3", "small.pdf", pdf)
 	midA := f.add("issue/3", "mid.pdf", midPDF)
+	midBin := f.add("issue/3", "mid.bin", mid)
 	bigA := f.add("issue/3", "big.bin", big)
 	pngA := f.add("comment/7", "screenshot.png", shot)
 	fakePNG := f.add("issue/3", "fake.png", []byte("not an image at all"))
@@ -87,6 +89,9 @@ func TestDownload(t *testing.T) {
 		{"over the cap: metadata and URL only", "download_issue_attachment", args("index", 3, "attachment_id", bigA.ID), nil, "", "", "", nil, nil, "",
 			"3000000 bytes is over the 40 KiB one result carries inline, so no bytes are included: call download_issue_attachment again with offset 0 to read it in windows of 40 KiB"},
 		{"first window", "download_issue_attachment", args("index", 3, "attachment_id", bigA.ID, "offset", 0), big[:40<<10], "blob", issueURI(bigA.ID) + "?offset=0&max_bytes=40960", "application/octet-stream", ptr(0), ptr(40 << 10), "", ""},
+		{"over 40 KiB: no bytes by default", "download_issue_attachment", args("index", 3, "attachment_id", midBin.ID), nil, "", "", "", nil, nil, "",
+			"60000 bytes is over the 40 KiB one result carries inline"},
+		{"over 40 KiB, whole as one window when asked", "download_issue_attachment", args("index", 3, "attachment_id", midBin.ID, "offset", 0, "max_bytes", 1<<20), mid, "blob", issueURI(midBin.ID), "application/octet-stream", ptr(0), nil, "", ""},
 		{"a window up to 1 MiB when asked", "download_issue_attachment", args("index", 3, "attachment_id", bigA.ID, "offset", 0, "max_bytes", 1<<20), big[:1<<20], "blob", issueURI(bigA.ID) + "?offset=0&max_bytes=1048576", "application/octet-stream", ptr(0), ptr(1 << 20), "", ""},
 		{"middle window", "download_issue_attachment", args("index", 3, "attachment_id", bigA.ID, "offset", 1000, "max_bytes", 5000), big[1000:6000], "blob", issueURI(bigA.ID) + "?offset=1000&max_bytes=5000", "application/octet-stream", ptr(1000), ptr(6000), "", ""},
 		{"last window", "download_issue_attachment", args("index", 3, "attachment_id", bigA.ID, "offset", 2_999_000), big[2_999_000:], "blob", issueURI(bigA.ID) + "?offset=2999000&max_bytes=1000", "application/octet-stream", ptr(2_999_000), nil, "", ""},

@@ -89,7 +89,7 @@ func TestLiveE2EAttachments(t *testing.T) {
 		require.Equal(t, int64(len(data)), a.Size)
 		return a.ID
 	}
-	pdf := makePDF(t, "e2e", 700_000)
+	pdf := makePDF(t, "e2e", 30_000) // whole up to 40 KiB
 	shot := makePNG(t, 200, 120)
 	big := randomBytes(9, 3<<20) // a 3 MiB upload crosses the stdio frame as 4 MiB of base64
 	pdfID := upload("create_issue_attachment", "index", issue, "spec.pdf", pdf)

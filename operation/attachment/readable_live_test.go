@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"codeberg.org/forgejo-mcp/forgejo-mcp/internal/pdfgen"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/attachment"
 )
 
 // TestLiveReadable: on a live forge, a generated multi-page PDF comes back
@@ -68,7 +69,8 @@ func TestLiveReadable(t *testing.T) {
 	require.True(t, res.IsError)
 	assert.Contains(t, textOf(t, res), "page 7 is past the end (4 pages)")
 
-	res = l.call(t, "download_issue_attachment", "index", l.issue, "attachment_id", hostileA.ID)
+	// Over 40 KiB: read as one window, so its bytes come too.
+	res = l.call(t, "download_issue_attachment", "index", l.issue, "attachment_id", hostileA.ID, "offset", 0, "max_bytes", attachment.MaxInlineDownloadBytes)
 	d = decodeDownload(t, ok(t, res))
 	require.NotNil(t, d.PDF)
 	assert.Contains(t, d.PDF.Note, "no text: malformed PDF: no startxref at its end")

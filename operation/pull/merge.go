@@ -127,9 +127,13 @@ func requiredChecks(ctx context.Context, c *forgejo.Client, a tool.Args, pr *sdk
 	return b.EnableStatusCheck, b.StatusCheckContexts, true
 }
 
-// alreadyScheduled rewrites the forge's 409 to an auto_merge request.
+// alreadyScheduled rewrites the forge's 409 to an auto_merge request when
+// it says a merge is already scheduled (a 409 also answers a head that
+// moved, or conflicts).
 func alreadyScheduled(err error, a tool.Args) error {
-	if forgejo.StatusOf(err) == http.StatusConflict {
+	var fe *forgejo.Error
+	if a.Bool("auto_merge") && errors.As(err, &fe) && fe.Status == http.StatusConflict &&
+		strings.Contains(strings.ToLower(fe.Message), "scheduled") {
 		return fmt.Errorf("%s already has a scheduled merge: cancel_auto_merge cancels it, to schedule another", ref(a))
 	}
 	return err

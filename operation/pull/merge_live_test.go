@@ -57,16 +57,7 @@ func TestLiveAutoMerge(t *testing.T) {
 	assert.Contains(t, fakeforge.Text(t, res), "already has a scheduled merge: cancel_auto_merge cancels it")
 
 	call("create_commit_status", map[string]any{"ref": sha, "context": "ci/test", "state": "success"})
-	merged := false
-	for i := 0; i < 100 && !merged; i++ {
-		var pr pull.Pull
-		require.NoError(t, json.Unmarshal([]byte(call("get_pull_request_by_index", map[string]any{"index": one})), &pr))
-		merged = pr.Merged
-		if !merged {
-			time.Sleep(100 * time.Millisecond)
-		}
-	}
-	assert.True(t, merged, "the forge merges once the required check passes")
+	assert.True(t, mergedSoon(t, call, one), "the forge merges once the required check passes")
 
 	two, _ := openPR(t, call, "two", "main")
 	assert.True(t, auto(two).Scheduled)
@@ -80,8 +71,27 @@ func TestLiveAutoMerge(t *testing.T) {
 	three, sha3 := openPR(t, call, "three", "dev")
 	call("create_commit_status", map[string]any{"ref": sha3, "context": "ci/test", "state": "pending"})
 	got = auto(three)
-	assert.True(t, got.Merged, "%+v", got)
+	if !got.Merged { // a loaded forge takes longer than the tool waits
+		assert.Contains(t, got.Note, "no protection rule of the base branch requires status checks: the forge merges it within seconds")
+		assert.True(t, mergedSoon(t, call, three), "merged anyway, pending status or not")
+		return
+	}
 	assert.Contains(t, got.Note, "merged at once")
+}
+
+// mergedSoon polls the pull request for up to 30 s until the forge has
+// merged it.
+func mergedSoon(t *testing.T, call func(string, map[string]any) string, index float64) bool {
+	t.Helper()
+	for i := 0; i < 300; i++ {
+		var pr pull.Pull
+		require.NoError(t, json.Unmarshal([]byte(call("get_pull_request_by_index", map[string]any{"index": index})), &pr))
+		if pr.Merged {
+			return true
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return false
 }
 
 // TestLiveUpdatePullBranch: a PR's branch behind its base catches up by a

@@ -84,6 +84,17 @@ func TestAutoMerge(t *testing.T) {
 		require.True(t, res.IsError)
 		assert.Equal(t, "pull request o/r#4 already has a scheduled merge: cancel_auto_merge cancels it, to schedule another", fakeforge.Text(t, res))
 	})
+	t.Run("a moved head is not a scheduled merge", func(t *testing.T) {
+		f := fakeforge.New(t)
+		f.JSON("POST /api/v1/repos/o/r/pulls/4/merge", 409, map[string]any{"message": "head out of date"})
+		for _, auto := range []bool{true, false} {
+			res := f.Call(t, pull.Tools(), "merge_pull_request", map[string]any{"owner": "o", "repo": "r", "index": 4.0, "auto_merge": auto, "head_sha": "abc"})
+			require.True(t, res.IsError)
+			assert.Contains(t, fakeforge.Text(t, res), "merge pull request o/r#4")
+			assert.Contains(t, fakeforge.Text(t, res), "head out of date")
+			assert.NotContains(t, fakeforge.Text(t, res), "scheduled merge")
+		}
+	})
 }
 
 func TestCancelAutoMerge(t *testing.T) {

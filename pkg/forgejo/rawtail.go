@@ -2,6 +2,7 @@ package forgejo
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -73,10 +74,10 @@ func (c *Client) DoTail(ctx context.Context, rawURL string, n, maxRead int64) (*
 const MaxLineBytes = 64 << 10
 
 // DoLines downloads the file at rawURL and calls line with each line (its
-// end cut off, at most MaxLineBytes) and the byte offset it starts at,
-// reading at most maxRead bytes and never holding more than one line.
-// line returns false to stop early.
-func (c *Client) DoLines(ctx context.Context, rawURL string, maxRead int64, line func(text string, offset int64) bool) error {
+// end cut off, at most MaxLineBytes; the bytes are only valid during the
+// call) and the byte offset it starts at, reading at most maxRead bytes and
+// never holding more than one line. line returns false to stop early.
+func (c *Client) DoLines(ctx context.Context, rawURL string, maxRead int64, line func(text []byte, offset int64) bool) error {
 	resp, subject, err := c.get(ctx, rawURL, "")
 	if err != nil {
 		return err
@@ -84,12 +85,15 @@ func (c *Client) DoLines(ctx context.Context, rawURL string, maxRead int64, line
 	defer resp.Body.Close()
 	r := bufio.NewReaderSize(io.LimitReader(resp.Body, maxRead+1), 64<<10)
 	var offset int64
+	buf := make([]byte, 0, 4<<10)
 	for {
-		text, n, rerr := readLine(r)
+		var n int64
+		var rerr error
+		buf, n, rerr = readLine(r, buf[:0])
 		if offset+n > maxRead {
 			return &Error{Verb: "download", Subject: subject, Cause: fmt.Errorf("the file is longer than the %d bytes this client reads", maxRead)}
 		}
-		if n > 0 && !line(text, offset) {
+		if n > 0 && !line(buf, offset) {
 			return nil
 		}
 		offset += n
@@ -102,21 +106,20 @@ func (c *Client) DoLines(ctx context.Context, rawURL string, maxRead int64, line
 	}
 }
 
-// readLine reads one line of r: its text without the line end (cut to
-// MaxLineBytes) and the bytes it took, line end included.
-func readLine(r *bufio.Reader) (string, int64, error) {
-	var b strings.Builder
+// readLine appends one line of r to buf: its text without the line end
+// (cut to MaxLineBytes), and the bytes it took, line end included.
+func readLine(r *bufio.Reader, buf []byte) ([]byte, int64, error) {
 	var n int64
 	for {
 		chunk, err := r.ReadSlice('\n')
 		n += int64(len(chunk))
-		if room := MaxLineBytes - b.Len(); room > 0 {
-			b.Write(chunk[:min(len(chunk), room)])
+		if room := MaxLineBytes - len(buf); room > 0 {
+			buf = append(buf, chunk[:min(len(chunk), room)]...)
 		}
 		if errors.Is(err, bufio.ErrBufferFull) {
 			continue
 		}
-		return strings.TrimRight(b.String(), "\r\n"), n, err
+		return bytes.TrimRight(buf, "\r\n"), n, err
 	}
 }
 

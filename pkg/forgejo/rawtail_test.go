@@ -85,8 +85,8 @@ func TestDoLines(t *testing.T) {
 		offset int64
 	}
 	var got []line
-	require.NoError(t, f.Client().DoLines(context.Background(), "log", 1<<20, func(s string, off int64) bool {
-		got = append(got, line{s, off})
+	require.NoError(t, f.Client().DoLines(context.Background(), "log", 1<<20, func(s []byte, off int64) bool {
+		got = append(got, line{string(s), off})
 		return true
 	}))
 	require.Len(t, got, 4)
@@ -97,10 +97,10 @@ func TestDoLines(t *testing.T) {
 	assert.Equal(t, line{"last without end", int64(9 + len(long) + 1)}, got[3])
 
 	n := 0
-	require.NoError(t, f.Client().DoLines(context.Background(), "log", 1<<20, func(string, int64) bool { n++; return n < 2 }))
+	require.NoError(t, f.Client().DoLines(context.Background(), "log", 1<<20, func([]byte, int64) bool { n++; return n < 2 }))
 	assert.Equal(t, 2, n, "false stops the read")
 
-	err := f.Client().DoLines(context.Background(), "log", 100, func(string, int64) bool { return true })
+	err := f.Client().DoLines(context.Background(), "log", 100, func([]byte, int64) bool { return true })
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "longer than the 100 bytes")
 }

@@ -1,6 +1,7 @@
 package tool
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"strings"
@@ -109,11 +110,12 @@ func fileDiffWindow(ctx context.Context, c *forgejo.Client, apiPath, path string
 	var files []string
 	found, inFile := false, false
 	want := offset + int64(budget) + 1
-	err := c.DoLines(ctx, "/api/v1"+apiPath, maxDiffSkip, func(line string, _ int64) bool {
-		if strings.HasPrefix(line, "diff --git ") {
+	err := c.DoLines(ctx, "/api/v1"+apiPath, maxDiffSkip, func(b []byte, _ int64) bool {
+		if bytes.HasPrefix(b, []byte("diff --git ")) {
 			if found {
 				return false // path's part is complete
 			}
+			line := string(b)
 			inFile = headerNames(line, path)
 			found = inFile
 			if len(files) < maxListedFiles {
@@ -121,7 +123,7 @@ func fileDiffWindow(ctx context.Context, c *forgejo.Client, apiPath, path string
 			}
 		}
 		if inFile {
-			part.WriteString(line)
+			part.Write(b)
 			part.WriteByte('\n')
 			return int64(part.Len()) < want
 		}
