@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"net/http"
 	"path"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -93,33 +92,37 @@ type rawRun struct {
 	StartedAt    time.Time `json:"started_at"`
 	CompletedAt  time.Time `json:"completed_at"`
 	// Forgejo's spellings.
-	Title       string    `json:"title"`
-	WorkflowID  string    `json:"workflow_id"`
-	IndexInRepo int64     `json:"index_in_repo"`
-	CommitSHA   string    `json:"commit_sha"`
-	PrettyRef   string    `json:"prettyref"`
-	TriggerUser *rawUser  `json:"trigger_user"`
-	Started     time.Time `json:"started"`
-	Stopped     time.Time `json:"stopped"`
-	Duration    int64     `json:"duration"` // nanoseconds
+	Title        string    `json:"title"`
+	TriggerEvent string    `json:"trigger_event"` // the event; Forgejo's event is "" for a dispatched run
+	WorkflowID   string    `json:"workflow_id"`
+	IndexInRepo  int64     `json:"index_in_repo"`
+	CommitSHA    string    `json:"commit_sha"`
+	PrettyRef    string    `json:"prettyref"`
+	TriggerUser  *rawUser  `json:"trigger_user"`
+	Started      time.Time `json:"started"`
+	Stopped      time.Time `json:"stopped"`
+	Duration     int64     `json:"duration"` // nanoseconds
 }
 
 // Run is the compact shape of a workflow run, the same from either flavour.
 type Run struct {
-	ID         int64      `json:"id"`
-	RunNumber  int64      `json:"run_number,omitempty"`
-	Workflow   string     `json:"workflow,omitempty"`
-	Title      string     `json:"title"`
-	Status     string     `json:"status"`
-	Conclusion string     `json:"conclusion,omitempty"`
-	Branch     string     `json:"branch,omitempty"`
-	SHA        string     `json:"sha,omitempty"`
-	Event      string     `json:"event,omitempty"`
-	Actor      string     `json:"actor,omitempty"`
-	Started    *time.Time `json:"started,omitempty"`
-	Completed  *time.Time `json:"completed,omitempty"`
-	Duration   string     `json:"duration,omitempty"`
-	HTMLURL    string     `json:"html_url"`
+	ID         int64  `json:"id"`
+	RunNumber  int64  `json:"run_number,omitempty"`
+	Workflow   string `json:"workflow,omitempty"`
+	Title      string `json:"title"`
+	Status     string `json:"status"`
+	Conclusion string `json:"conclusion,omitempty"`
+	// ForgeStatus is the forge's own word when status translates it
+	// (Forgejo's waiting is queued here, its blocked waiting).
+	ForgeStatus string     `json:"forge_status,omitempty"`
+	Branch      string     `json:"branch,omitempty"`
+	SHA         string     `json:"sha,omitempty"`
+	Event       string     `json:"event,omitempty"`
+	Actor       string     `json:"actor,omitempty"`
+	Started     *time.Time `json:"started,omitempty"`
+	Completed   *time.Time `json:"completed,omitempty"`
+	Duration    string     `json:"duration,omitempty"`
+	HTMLURL     string     `json:"html_url"`
 }
 
 // when drops the forge's "never" times (zero, or the Unix epoch).
@@ -141,28 +144,43 @@ func or[T comparable](v ...T) T {
 	return zero
 }
 
-// forgejoStatus splits Forgejo's one run status into Gitea's status and
-// conclusion, so agents read one vocabulary: a finished run is
-// "completed" with its outcome as the conclusion.
-func forgejoStatus(s string) (status, conclusion string) {
+// forgejoStatus splits Forgejo's one run or job status into Gitea's
+// status and conclusion, so agents read one vocabulary and one status
+// filter means the same on both: a finished run is "completed" with its
+// outcome as the conclusion. Forgejo's "waiting" (no runner has taken it)
+// is Gitea's "queued", and Forgejo's "blocked" (waiting for another job or
+// an approval) is Gitea's "waiting"; forge is the forge's own word when it
+// differs from both results.
+func forgejoStatus(s string) (status, conclusion, forge string) {
 	switch s {
 	case "success", "failure", "cancelled", "skipped":
-		return "completed", s
+		return "completed", s, ""
 	case "running":
-		return "in_progress", ""
+		return "in_progress", "", s
+	case "waiting":
+		return "queued", "", s
 	case "blocked":
-		return "waiting", ""
+		return "waiting", "", s
 	}
-	return s, ""
+	return s, "", ""
+}
+
+// forgejoShaped reports whether r is Forgejo's ActionRun rather than
+// Gitea's ActionWorkflowRun: "waiting" means a different thing in each.
+func (r *rawRun) forgejoShaped() bool {
+	forgejos := r.Title != "" || r.IndexInRepo != 0 || r.TriggerEvent != "" || r.WorkflowID != "" ||
+		r.CommitSHA != "" || r.PrettyRef != "" || r.TriggerUser != nil
+	giteas := r.DisplayTitle != "" || r.RunNumber != 0 || r.HeadSHA != "" || r.Path != "" || r.Conclusion != "" || r.Actor != nil
+	return forgejos && !giteas
 }
 
 func compactRun(r *rawRun) Run {
 	wf, _, _ := strings.Cut(or(r.Path, r.WorkflowID), "@") // Gitea: "ci.yml@refs/heads/main"
 	out := Run{ID: r.ID, RunNumber: or(r.RunNumber, r.IndexInRepo), Workflow: wf, Title: or(r.DisplayTitle, r.Title),
 		Status: r.Status, Conclusion: r.Conclusion, Branch: or(r.HeadBranch, r.PrettyRef), SHA: or(r.HeadSHA, r.CommitSHA),
-		Event: r.Event, Started: when(or(r.StartedAt, r.Started)), Completed: when(or(r.CompletedAt, r.Stopped)), HTMLURL: r.HTMLURL}
-	if r.Conclusion == "" {
-		out.Status, out.Conclusion = forgejoStatus(r.Status)
+		Event: or(r.TriggerEvent, r.Event), Started: when(or(r.StartedAt, r.Started)), Completed: when(or(r.CompletedAt, r.Stopped)), HTMLURL: r.HTMLURL}
+	if r.forgejoShaped() {
+		out.Status, out.Conclusion, out.ForgeStatus = forgejoStatus(r.Status)
 	}
 	if u := or(r.Actor, r.TriggerUser); u != nil {
 		out.Actor = u.Login
@@ -199,63 +217,12 @@ func disabled(err error, verb, subject string) error {
 }
 
 func listRuns(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
-	f := runFilter{branch: a.String("branch"), sha: a.String("head_sha"), workflow: a.String("workflow")}
-	items, more, err := runsOf(ctx, c, a, f, a.String("status"), a.String("event"))
+	f := runFilter{branch: a.String("branch"), sha: a.String("head_sha"), workflow: a.String("workflow"), status: a.String("status")}
+	items, more, err := runsOf(ctx, c, a, f, a.String("event"))
 	if err != nil {
 		return nil, disabled(err, "list workflow runs of", tool.FullName(a))
 	}
 	return tool.Items(items, a.Int("page"), more)
-}
-
-// fullSHA is a full commit SHA (SHA-1 or SHA-256): the forges match a
-// run's commit exactly.
-var fullSHA = regexp.MustCompile(`^([0-9a-fA-F]{40}|[0-9a-fA-F]{64})$`)
-
-// runFilter is what a runs list filters on that some flavours ignore
-// (Forgejo 13 filters by neither branch nor workflow, Gitea not by
-// workflow): each page is also checked here, so a page may hold fewer than
-// limit runs.
-type runFilter struct{ branch, sha, workflow string }
-
-func (f runFilter) keep(r Run) bool {
-	return (f.branch == "" || r.Branch == f.branch) && (f.workflow == "" || r.Workflow == f.workflow) &&
-		(f.sha == "" || strings.EqualFold(r.SHA, f.sha))
-}
-
-// runsOf lists one page (a's page and limit) of the repository's runs that
-// pass f, status and event, newest first, and whether more follow. A
-// failure is the forge's, unlabelled.
-func runsOf(ctx context.Context, c *forgejo.Client, a tool.Args, f runFilter, status, event string) ([]Run, bool, error) {
-	p, err := route(a, "runs")
-	if err != nil {
-		return nil, false, err
-	}
-	q := tool.PageQuery(a)
-	for k, v := range map[string]string{"status": status, "event": event, "branch": f.branch, "head_sha": f.sha, "workflow_id": f.workflow} {
-		if v != "" {
-			q.Set(k, v) // branch: Gitea's; workflow_id: Forgejo's
-		}
-	}
-	if f.branch != "" {
-		q.Set("ref", "refs/heads/"+f.branch) // Forgejo's branch filter
-	}
-	var list struct {
-		Runs  []*rawRun `json:"workflow_runs"`
-		Total int64     `json:"total_count"`
-	}
-	if err := c.DoJSON(ctx, http.MethodGet, p, q, nil, &list); err != nil {
-		return nil, false, err
-	}
-	items := make([]Run, 0, len(list.Runs))
-	for _, r := range list.Runs {
-		if r != nil {
-			if run := compactRun(r); f.keep(run) {
-				items = append(items, run)
-			}
-		}
-	}
-	page, limit := a.Int("page"), a.Int("limit")
-	return items, (page-1)*limit+int64(len(list.Runs)) < list.Total, nil
 }
 
 func getRun(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {

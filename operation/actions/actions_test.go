@@ -30,7 +30,7 @@ func TestListWorkflowRuns(t *testing.T) {
 		"status": "failure", "branch": "main", "event": "push", "limit": 2.0, "page": 2.0})
 	require.False(t, res.IsError, fakeforge.Text(t, res))
 	assert.JSONEq(t, `{"items":[`+compactRun+`],"page":2,"has_more":true}`, fakeforge.Text(t, res))
-	assert.Equal(t, "branch=main&event=push&limit=2&page=2&ref=refs%2Fheads%2Fmain&status=failure", f.Requests()[0].RawQuery,
+	assert.Equal(t, "branch=main&event=push&limit=2&page=2&ref=refs%2Fheads%2Fmain&status=failure", f.LastQuery(t).Encode(),
 		"Gitea filters by branch, Forgejo by ref: both are sent")
 }
 

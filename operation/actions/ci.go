@@ -120,7 +120,7 @@ func getCI(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolRe
 		notes = append(notes, combined.Note)
 	}
 	page := tool.NewArgs(map[string]any{"owner": a.String("owner"), "repo": a.String("repo"), "page": int64(1), "limit": int64(ciMaxRuns)})
-	runs, more, err := runsOf(ctx, c, page, runFilter{sha: out.SHA}, "", "")
+	runs, more, err := runsOf(ctx, c, page, runFilter{sha: out.SHA}, "")
 	switch {
 	case forgejo.IsNotFound(err):
 		notes = append(notes, "no Actions runs: Actions are disabled for this repository or on the forge")

@@ -44,9 +44,10 @@ func TestWorkflowRunsInForgejoShape(t *testing.T) {
 func TestForgejoRunStatuses(t *testing.T) {
 	for status, want := range map[string]string{
 		"success": `"status":"completed","conclusion":"success"`,
-		"running": `"status":"in_progress"`,
-		"blocked": `"status":"waiting"`,
-		"waiting": `"status":"waiting"`,
+		"running": `"status":"in_progress","forge_status":"running"`,
+		"blocked": `"status":"waiting","forge_status":"blocked"`,
+		"waiting": `"status":"queued","forge_status":"waiting"`,
+		"unknown": `"status":"unknown"`,
 	} {
 		f := fakeforge.New(t)
 		f.JSON("GET /api/v1/repos/o/r/actions/runs/7", 200, map[string]any{"id": 7, "title": "t", "status": status})
@@ -71,12 +72,12 @@ func TestActionRunJobsInForgejoShape(t *testing.T) {
 	}
 	res := f.Call(t, actions.Tools(), "list_action_run_jobs", map[string]any{"owner": "o", "repo": "r", "run_id": 7.0, "limit": 2.0})
 	require.False(t, res.IsError, fakeforge.Text(t, res))
-	assert.JSONEq(t, `{"items":[`+job(1, `"status":"completed","conclusion":"success"`)+`,`+job(2, `"status":"in_progress"`)+`],
+	assert.JSONEq(t, `{"items":[`+job(1, `"status":"completed","conclusion":"success"`)+`,`+job(2, `"status":"in_progress","forge_status":"running"`)+`],
 		"page":1,"has_more":true}`, fakeforge.Text(t, res))
 
 	res = f.Call(t, actions.Tools(), "list_action_run_jobs", map[string]any{"owner": "o", "repo": "r", "run_id": 7.0, "limit": 2.0, "page": 2.0})
 	require.False(t, res.IsError, fakeforge.Text(t, res))
-	assert.JSONEq(t, `{"items":[`+job(3, `"status":"waiting"`)+`],"page":2,"has_more":false}`, fakeforge.Text(t, res))
+	assert.JSONEq(t, `{"items":[`+job(3, `"status":"queued","forge_status":"waiting"`)+`],"page":2,"has_more":false}`, fakeforge.Text(t, res))
 
 	res = f.Call(t, actions.Tools(), "list_action_run_jobs", map[string]any{"owner": "o", "repo": "r", "run_id": 7.0, "page": 5.0})
 	require.False(t, res.IsError, fakeforge.Text(t, res))

@@ -40,6 +40,7 @@ type rawJob struct {
 	RunsOn  []string `json:"runs_on"`
 	Needs   []string `json:"needs"`
 	Attempt int64    `json:"attempt"`
+	TaskID  int64    `json:"task_id"`
 }
 
 // Step is one step of a job.
@@ -52,19 +53,21 @@ type Step struct {
 
 // Job is the compact shape of a workflow job, the same from either flavour.
 type Job struct {
-	ID         int64      `json:"id"`
-	RunID      int64      `json:"run_id"`
-	Name       string     `json:"name"`
-	Status     string     `json:"status"`
-	Conclusion string     `json:"conclusion,omitempty"`
-	Labels     []string   `json:"labels,omitempty"`
-	Needs      []string   `json:"needs,omitempty"`
-	Attempt    int64      `json:"attempt,omitempty"`
-	Runner     string     `json:"runner,omitempty"`
-	Started    *time.Time `json:"started,omitempty"`
-	Completed  *time.Time `json:"completed,omitempty"`
-	Steps      []Step     `json:"steps,omitempty"`
-	HTMLURL    string     `json:"html_url,omitempty"`
+	ID         int64  `json:"id"`
+	RunID      int64  `json:"run_id"`
+	Name       string `json:"name"`
+	Status     string `json:"status"`
+	Conclusion string `json:"conclusion,omitempty"`
+	// ForgeStatus is the forge's own word when status translates it.
+	ForgeStatus string     `json:"forge_status,omitempty"`
+	Labels      []string   `json:"labels,omitempty"`
+	Needs       []string   `json:"needs,omitempty"`
+	Attempt     int64      `json:"attempt,omitempty"`
+	Runner      string     `json:"runner,omitempty"`
+	Started     *time.Time `json:"started,omitempty"`
+	Completed   *time.Time `json:"completed,omitempty"`
+	Steps       []Step     `json:"steps,omitempty"`
+	HTMLURL     string     `json:"html_url,omitempty"`
 }
 
 func compactJob(j *rawJob) Job {
@@ -74,8 +77,8 @@ func compactJob(j *rawJob) Job {
 	if len(out.Labels) == 0 {
 		out.Labels = j.RunsOn
 	}
-	if j.Conclusion == "" {
-		out.Status, out.Conclusion = forgejoStatus(j.Status)
+	if j.Conclusion == "" && (j.RunsOn != nil || j.TaskID != 0) { // Forgejo's ActionRunJob
+		out.Status, out.Conclusion, out.ForgeStatus = forgejoStatus(j.Status)
 	}
 	for _, s := range j.Steps {
 		out.Steps = append(out.Steps, Step{Number: s.Number, Name: s.Name, Status: s.Status, Conclusion: s.Conclusion})
