@@ -148,13 +148,13 @@ func (s scope) tools(ts tool.Toolset) []tool.Def {
 	return []tool.Def{
 		{
 			Name: s.name("list"), Toolset: ts,
-			Title: "List " + s.noun + " attachments", Output: tool.ListPage[sdk.Attachment]{},
+			Title: "List " + s.noun + " attachments", Output: tool.ListPage[Meta]{},
 			Description: fmt.Sprintf("List %s files", s.owns),
 			Params:      base, Annotations: tool.Read(), Handler: s.list,
 		},
 		{
 			Name: s.name("get"), Toolset: ts,
-			Title: "Get " + s.noun + " attachment", Output: sdk.Attachment{},
+			Title: "Get " + s.noun + " attachment", Output: Meta{},
 			Description: s.item + " metadata",
 			Params:      withID, Annotations: tool.Read(), Handler: s.get,
 		},
@@ -180,7 +180,7 @@ func (s scope) tools(ts tool.Toolset) []tool.Def {
 		},
 		{
 			Name: s.name("edit"), Toolset: ts,
-			Title: "Rename " + s.noun + " attachment", Output: sdk.Attachment{},
+			Title: "Rename " + s.noun + " attachment", Output: Meta{},
 			Description: "Rename " + s.anItem,
 			Params: slices.Concat(withID, []tool.Param{
 				tool.Str("name", "New file name", tool.Required())}),

@@ -48,7 +48,7 @@ func (s scope) download(ctx context.Context, c *forgejo.Client, a tool.Args) (*m
 	if err != nil {
 		return nil, err
 	}
-	if strings.EqualFold(att.Type, "external") {
+	if IsExternal(att.Type) {
 		return external(&att.Attachment)
 	}
 	return Download(ctx, c, a, &att.Attachment, s.subject(a), s.name("download"), s.uriParent(a))

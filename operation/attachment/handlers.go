@@ -28,13 +28,13 @@ func (s scope) list(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.C
 	if err != nil {
 		return nil, err
 	}
-	var out []sdk.Attachment
+	var out []*meta
 	if err := c.DoJSON(ctx, http.MethodGet, route, nil, nil, &out); err != nil {
 		// A 404 is not an empty list: the forge answers 200 [] for that.
 		return nil, s.fail(ctx, c, a, err, "list attachments of")
 	}
 	// The forge answers every attachment at once: one page, nothing more.
-	return tool.Items(out, 1, false)
+	return tool.Items(tool.Map(out, (*meta).show), 1, false)
 }
 
 // meta is one attachment's metadata as the forge sends it, with the
@@ -63,7 +63,7 @@ func (s scope) get(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.Ca
 	if err != nil {
 		return nil, err
 	}
-	return tool.JSON(&att.Attachment)
+	return tool.JSON(att.show())
 }
 
 func (s scope) create(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
@@ -125,12 +125,12 @@ func (s scope) edit(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.C
 	if err != nil {
 		return nil, err
 	}
-	var att sdk.Attachment
+	var att meta
 	// Gitea answers a rename with 201 Created; any 2xx is success.
 	if err := c.DoJSON(ctx, http.MethodPatch, route, nil, sdk.EditAttachmentOptions{Name: name}, &att); err != nil {
 		return nil, s.fail(ctx, c, a, err, fmt.Sprintf("rename attachment %d of", a.Int("attachment_id")))
 	}
-	return tool.JSON(att)
+	return tool.JSON(att.show())
 }
 
 func (s scope) delete(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {

@@ -223,7 +223,9 @@ func listComments(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.Cal
 	if err := forgejo.Fail(resp, err, "list comments of", tool.IssueRef(a)); err != nil {
 		return nil, err
 	}
-	return tool.ListResult(a, resp, list, compactComment)
+	// The forges answer every comment whatever the page and limit.
+	list, more := forgejo.PageOf(resp, list, int(a.Int("page")), int(a.Int("limit")))
+	return tool.Items(tool.Map(list, compactComment), a.Int("page"), more)
 }
 
 func createComment(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {

@@ -116,13 +116,6 @@ type Release struct {
 	Assets     []Asset    `json:"assets,omitempty"`
 }
 
-// Asset is the compact shape of a release attachment inside a release.
-type Asset struct {
-	ID   int64  `json:"id"`
-	Name string `json:"name"`
-	Size int64  `json:"size"`
-}
-
 func compact(r *sdk.Release, full bool) Release {
 	out := Release{ID: r.ID, Tag: r.TagName, Name: r.Title, Draft: r.IsDraft, Prerelease: r.IsPrerelease,
 		Published: forgejo.TimePtr(&r.PublishedAt), HTMLURL: r.HTMLURL}
@@ -132,9 +125,7 @@ func compact(r *sdk.Release, full bool) Release {
 		return out
 	}
 	out.Target, out.Body, out.Author = r.Target, &r.Note, forgejo.Login(r.Publisher)
-	out.Assets = tool.Map(r.Attachments, func(a *sdk.Attachment) Asset {
-		return Asset{ID: a.ID, Name: a.Name, Size: a.Size}
-	})
+	out.Assets = tool.Map(r.Attachments, func(a *sdk.Attachment) Asset { return asset(&rawAsset{Attachment: *a}) })
 	return out
 }
 
@@ -182,30 +173,19 @@ func getByTag(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToo
 	if err := checkTag("tag", a.String("tag"), true); err != nil {
 		return nil, err
 	}
-	r, resp, err := c.SDK(ctx).GetReleaseByTag(a.String("owner"), a.String("repo"), a.String("tag"))
-	if err := forgejo.Fail(resp, err, "get", tagRef(a, "tag")); err != nil {
-		return nil, err
-	}
-	return tool.JSON(compact(r, true))
+	return oneRelease(ctx, c, a, http.MethodGet, nil, "get", tagRef(a, "tag"), "tags", a.String("tag"))
 }
 
 func getByID(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
-	r, resp, err := c.SDK(ctx).GetRelease(a.String("owner"), a.String("repo"), a.Int("release_id"))
-	if err := forgejo.Fail(resp, err, "get", idRef(a)); err != nil {
-		return nil, err
-	}
-	return tool.JSON(compact(r, true))
+	return oneRelease(ctx, c, a, http.MethodGet, nil, "get", idRef(a), tool.Seg(a, "release_id"))
 }
 
 func getLatest(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
-	r, resp, err := c.SDK(ctx).GetLatestRelease(a.String("owner"), a.String("repo"))
-	if err := forgejo.Fail(resp, err, "get the latest release of", tool.RepoRef(a)); err != nil {
-		if forgejo.IsNotFound(err) {
-			return nil, fmt.Errorf("%s has no published release, or it does not exist or this token cannot see it (404)", tool.RepoRef(a))
-		}
-		return nil, err
+	res, err := oneRelease(ctx, c, a, http.MethodGet, nil, "get the latest release of", tool.RepoRef(a), "latest")
+	if forgejo.IsNotFound(err) {
+		return nil, fmt.Errorf("%s has no published release, or it does not exist or this token cannot see it (404)", tool.RepoRef(a))
 	}
-	return tool.JSON(compact(r, true))
+	return res, err
 }
 
 func createRelease(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
@@ -258,11 +238,7 @@ func editRelease(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.Call
 		v := a.Bool("prerelease")
 		opt.IsPrerelease = &v
 	}
-	r, resp, err := c.SDK(ctx).EditRelease(a.String("owner"), a.String("repo"), a.Int("release_id"), opt)
-	if err := forgejo.Fail(resp, err, "edit", idRef(a)); err != nil {
-		return nil, err
-	}
-	return tool.JSON(compact(r, true))
+	return oneRelease(ctx, c, a, http.MethodPatch, opt, "edit", idRef(a), tool.Seg(a, "release_id"))
 }
 
 func deleteRelease(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {

@@ -26,6 +26,28 @@ func HasMore(resp *sdk.Response, page, got, limit int) bool {
 	return got >= limit
 }
 
+// PageOf returns page (1-based) of limit items from a list the forge may
+// have answered whole, and whether more follow. Both Forgejo 13 and Gitea
+// 1.26 answer an issue's comments whole, ignoring page and limit (recorded:
+// limit=1 answered both comments, with X-Total-Count 2). An answer longer
+// than limit, or one on a later page holding the whole total, is the whole
+// list, cut here; any other answer is the forge's own page.
+func PageOf[T any](resp *sdk.Response, items []T, page, limit int) ([]T, bool) {
+	total := -1
+	if resp != nil && resp.Response != nil {
+		if n, err := strconv.Atoi(resp.Header.Get("X-Total-Count")); err == nil {
+			total = n
+		}
+	}
+	whole := len(items) > limit || page > 1 && len(items) > 0 && len(items) == total
+	if !whole {
+		return items, HasMore(resp, page, len(items), limit)
+	}
+	from := min((page-1)*limit, len(items))
+	to := min(from+limit, len(items))
+	return items[from:to], to < len(items)
+}
+
 // Login returns a user's login, "" for nil (ghost or deleted users).
 func Login(u *sdk.User) string {
 	if u == nil {
