@@ -14,7 +14,8 @@ const (
 )
 
 // CompatTable renders the declared Forgejo/Gitea differences
-// (forgejo.Routes, forgejo.Fields) as README's compatibility table.
+// (forgejo.Routes, forgejo.Fields, forgejo.Behaviours) as README's
+// compatibility tables.
 func CompatTable() string {
 	var b strings.Builder
 	routes, fields := forgejo.Routes(), forgejo.Fields()
@@ -38,7 +39,34 @@ func CompatTable() string {
 	for _, f := range fields {
 		fmt.Fprintf(&b, "| %s (%s) | %s | %s | %s |\n", f.Feature, f.Definition, code(f.Forgejo), code(f.Gitea), f.Handling)
 	}
+	behaviours := forgejo.Behaviours()
+	fmt.Fprintf(&b, "\nHow the forges answer routes both have, as recorded from Forgejo 13.0.5 and Gitea 1.26.0 "+
+		"(`internal/fakeforge/recorded`, by sequence number): %d differences.\n\n", len(behaviours))
+	b.WriteString("| Behaviour | Forgejo | Gitea | What the tools do | Recorded |\n|---|---|---|---|---|\n")
+	for _, h := range behaviours {
+		fmt.Fprintf(&b, "| %s (%s) | %s | %s | %s | %s |\n", h.Feature, strings.Join(h.Tools, ", "), h.Forgejo, h.Gitea,
+			h.Handling, evidence(h.Evidence))
+	}
 	return b.String()
+}
+
+// evidence groups "RECORDING#SEQ" references by recording:
+// "forgejo-13.0.5 217, 225; gitea-1.26.0 206".
+func evidence(refs []string) string {
+	var order []string
+	seqs := map[string][]string{}
+	for _, r := range refs {
+		rec, seq, _ := strings.Cut(r, "#")
+		if _, ok := seqs[rec]; !ok {
+			order = append(order, rec)
+		}
+		seqs[rec] = append(seqs[rec], seq)
+	}
+	parts := make([]string, len(order))
+	for i, rec := range order {
+		parts[i] = rec + " " + strings.Join(seqs[rec], ", ")
+	}
+	return strings.Join(parts, "; ")
 }
 
 // UpdateCompat replaces the text between the compatibility markers of readme.
