@@ -40,8 +40,8 @@ func Behaviours() []Behaviour {
 	runs := []string{"list_workflow_runs", "get_workflow_run", "get_ci_status"}
 	return []Behaviour{
 		{Feature: "Workflow run event", Tools: runs,
-			Forgejo: "a dispatched run has event \"\" and trigger_event workflow_dispatch",
-			Gitea:   "event workflow_dispatch",
+			Forgejo:  "a dispatched run has event \"\" and trigger_event workflow_dispatch",
+			Gitea:    "event workflow_dispatch",
 			Handling: "the event is trigger_event, else event, on both; the event filter is the forge's (Forgejo filters by trigger_event)",
 			Evidence: append(ev(recForgejo, 217, 225), ev(recGitea, 206, 215)...)},
 		{Feature: "Workflow run and job status words", Tools: append(runs, "list_action_run_jobs"),
@@ -70,13 +70,13 @@ func Behaviours() []Behaviour {
 			Handling: "the diff is read up to the window wanted and the rest left unread; windows are cut here, never by the forge",
 			Evidence: append(ev(recForgejo, 11, 12, 134), ev(recGitea, 11, 12, 134)...)},
 		{Feature: "Notifications order and paging", Tools: []string{"check_notifications", "list_repo_notifications"},
-			Forgejo: "threads updated at the same second in one order; X-Total-Count, no Link",
-			Gitea:   "the same threads in the other order; X-Total-Count and Link",
+			Forgejo:  "threads updated at the same second in one order; X-Total-Count, no Link",
+			Gitea:    "the same threads in the other order; X-Total-Count and Link",
 			Handling: "the forge's order is kept (newest first; ties in either order); has_more from X-Total-Count",
 			Evidence: append(ev(recForgejo, 125, 236), ev(recGitea, 125, 226)...)},
 		{Feature: "A route the forge lacks", Tools: []string{"every tool"},
-			Forgejo: "404 text/plain \"404 page not found\" from the router; a missing object is a JSON 404",
-			Gitea:   "the same",
+			Forgejo:  "404 text/plain \"404 page not found\" from the router; a missing object is a JSON 404",
+			Gitea:    "the same",
 			Handling: "a router 404 is reported as a missing route with the forge's version and the versions that have it, never as a missing object",
 			Evidence: append(ev(recForgejo, 246, 248), ev(recGitea, 236, 238)...)},
 	}
