@@ -37,10 +37,20 @@ func (f runFilter) keep(r Run) bool {
 }
 
 // forgejoStatuses are the words Forgejo's status filter takes for one of
-// this server's (Gitea's) status words (forgejoStatus is the other way).
-var forgejoStatuses = map[string][]string{
-	"queued": {"waiting"}, "in_progress": {"running"}, "waiting": {"blocked"},
-	"completed": {"success", "failure", "cancelled", "skipped"},
+// this server's (Gitea's) status words (forgejoStatus is the other way);
+// a conclusion is the same word on both.
+func forgejoStatuses(status string) []string {
+	switch status {
+	case "queued":
+		return []string{"waiting"}
+	case "in_progress":
+		return []string{"running"}
+	case "waiting":
+		return []string{"blocked"}
+	case "completed":
+		return []string{"success", "failure", "cancelled", "skipped"}
+	}
+	return []string{status}
 }
 
 // rawRunList is a page of runs; both flavours send the total in the body.
@@ -70,9 +80,10 @@ func runsOf(ctx context.Context, c *forgejo.Client, a tool.Args, f runFilter, ev
 	if f.branch != "" {
 		q.Set("ref", "refs/heads/"+f.branch) // Forgejo's branch filter
 	}
-	if words, ok := forgejoStatuses[f.status]; ok && onForgejo {
-		q["status"] = words
-	} else if f.status != "" {
+	switch {
+	case f.status != "" && onForgejo:
+		q["status"] = forgejoStatuses(f.status)
+	case f.status != "":
 		q.Set("status", f.status)
 	}
 	page, limit := a.Int("page"), a.Int("limit")
