@@ -3,6 +3,7 @@ package actions_test
 import (
 	"encoding/json"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -198,5 +199,35 @@ func TestStatusFilterCheckedOnTheResult(t *testing.T) {
 			ids = append(ids, r.ID)
 		}
 		assert.Equal(t, want, ids, status)
+	}
+}
+
+// A Forgejo that lists runs newest first already (as Gitea does) is read
+// page by page as it answers: the probe shows the order, nothing is
+// reversed.
+func TestForgejoNewestFirstOrderKept(t *testing.T) {
+	runs := recordedForgejoRuns(t, 5)
+	slices.Reverse(runs)
+	f := pagingForgejo(t, runs)
+	for _, c := range []struct {
+		page, limit int
+		ids         []int64
+		more        bool
+	}{
+		{1, 2, []int64{5, 4}, true},
+		{2, 2, []int64{3, 2}, true},
+		{3, 2, []int64{1}, false},
+		{1, 1, []int64{5}, true},
+	} {
+		res := f.Call(t, actions.Tools(), "list_workflow_runs", map[string]any{"owner": "o", "repo": "r",
+			"page": float64(c.page), "limit": float64(c.limit)})
+		require.False(t, res.IsError, fakeforge.Text(t, res))
+		page := runsPage(t, fakeforge.Text(t, res))
+		var ids []int64
+		for _, r := range page.Items {
+			ids = append(ids, r.ID)
+		}
+		assert.Equal(t, c.ids, ids, "page %d limit %d", c.page, c.limit)
+		assert.Equal(t, c.more, page.HasMore, "page %d limit %d", c.page, c.limit)
 	}
 }
