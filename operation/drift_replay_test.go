@@ -1,0 +1,553 @@
+package operation_test
+
+import (
+	"context"
+	"encoding/json"
+	"reflect"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"codeberg.org/forgejo-mcp/forgejo-mcp/internal/fakeforge"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/internal/schemacheck"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/operation"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
+)
+
+// The replay drift test drives every tool against the real answers of
+// Forgejo 13.0.5 and Gitea 1.26.0 (internal/fakeforge/recorded, replayed by
+// fakeforge.Replay: matched by method and route, ids normalised), where the
+// shaped drift tests drive them against answers generated from the API
+// descriptions. The recordings are inputs nobody on this project wrote:
+// nulls, fields the descriptions omit, and statuses they misstate.
+
+// replayArgs are the arguments the recorded sweep gave a tool, where
+// sampleArgs' would ask for something the recorded objects lack (a label
+// named "x"). The sequence numbers are the recordings' (both alike).
+var replayArgs = map[string]map[string]any{
+	"add_issue_labels":    {"labels": []any{"bug"}}, // seq 82–84: the repository's one label
+	"remove_issue_labels": {"labels": []any{"bug"}}, // seq 85–87
+	// seq 142: the line comment the sweep's review has (not swept itself).
+	"reply_to_pull_review_comment": {"comment_id": 21.0},
+}
+
+// replayUncovered are the tools whose results the replay cannot check, and
+// why. The list only shrinks: a tool the replay comes to cover must leave
+// it (TestReplayUncoveredOnlyShrinks).
+var replayUncovered = map[string]string{
+	// Added after the sweep (main at 2c01719): no exchange of their routes
+	// was recorded, so the replay answers 501.
+	"list_user_repos":            "not swept: GET /users/{username}/repos was never recorded",
+	"list_org_repos":             "not swept: GET /orgs/{org}/repos was never recorded",
+	"list_team_members":          "not swept: GET /teams/{id}/members was never recorded",
+	"list_team_repos":            "not swept: GET /teams/{id}/repos was never recorded",
+	"list_assignee_candidates":   "not swept: GET /repos/{owner}/{repo}/assignees was never recorded",
+	"list_reviewer_candidates":   "not swept: GET /repos/{owner}/{repo}/reviewers was never recorded",
+	"list_issue_reactions":       "not swept: issue reactions were never recorded",
+	"add_issue_reaction":         "not swept: issue reactions were never recorded",
+	"remove_issue_reaction":      "not swept: issue reactions were never recorded",
+	"undismiss_pull_review":      "not swept: POST …/reviews/{id}/undismissals was never recorded",
+	"cancel_auto_merge":          "not swept: DELETE …/pulls/{index}/merge was never recorded",
+	"update_pull_request_branch": "not swept: POST …/pulls/{index}/update was never recorded",
+	// Not swept either; their reads are answered by other tools' exchanges,
+	// but the writes were never recorded (Forgejo) and the recorded review
+	// is a COMMENT one, which Gitea does not let grow (Gitea).
+	"add_pull_review_comments":   "not swept: no pending review was recorded, and no POST …/reviews/{id}/comments",
+	"delete_pull_review_comment": "not swept: no DELETE …/reviews/{id}/comments/{comment} was recorded",
+	// Covered on Gitea, whose reply is a new review (recorded); Forgejo's
+	// POST …/reviews/{id}/comments was never recorded.
+	"reply_to_pull_review_comment": "not swept: Forgejo's POST …/reviews/{id}/comments was never recorded",
+}
+
+// replayRun is one tool call against a replayed recording.
+type replayRun struct {
+	Result     *mcp.CallToolResult
+	Answers    []fakeforge.Answer
+	Unanswered []string
+	// Decoded maps "METHOD /api/v1/path" of a raw request to the type its
+	// answer was decoded into (SDK calls are not observed).
+	Decoded map[string]reflect.Type
+}
+
+func driveReplay(t testing.TB, rec *fakeforge.Recording, d tool.Def, args map[string]any) replayRun {
+	f := fakeforge.New(t)
+	f.Replay(rec, d.Name)
+	var mu sync.Mutex
+	decoded := map[string]reflect.Type{}
+	c := f.Client().WithDecodeObserver(func(method, p string, out any) {
+		mu.Lock()
+		defer mu.Unlock()
+		p, _, _ = strings.Cut(p, "?")
+		p = "/" + strings.TrimPrefix(strings.TrimPrefix(strings.TrimPrefix(p, "/"), "api/v1"), "/")
+		if out != nil {
+			decoded[method+" /api/v1"+p] = reflect.TypeOf(out)
+		}
+	})
+	r := &tool.Runner{Client: func(context.Context) (*forgejo.Client, error) { return c, nil }, Timeout: 10 * time.Second}
+	res := r.Call(context.Background(), d, args)
+	return replayRun{Result: res, Answers: f.Answers(), Unanswered: f.Unanswered(), Decoded: decoded}
+}
+
+func replayArgsOf(d tool.Def) map[string]any {
+	args := sampleArgs(d)
+	for k, v := range replayArgs[d.Name] {
+		args[k] = v
+	}
+	return args
+}
+
+// replayed is the outcome of one tool against one recording.
+type replayed struct {
+	Tool   string
+	Status string // "answered", "unanswered" or "refused"
+	Run    replayRun
+}
+
+// replayAll drives every tool against every recording.
+func replayAll(t *testing.T) map[*fakeforge.Recording][]replayed {
+	recs, err := fakeforge.Recordings()
+	require.NoError(t, err)
+	out := map[*fakeforge.Recording][]replayed{}
+	for _, rec := range recs {
+		for _, d := range operation.All() {
+			if d.Offline {
+				continue
+			}
+			rr := driveReplay(t, rec, d, replayArgsOf(d))
+			status := "answered"
+			switch {
+			case refusedOn(d.Name, rec.Forge):
+				status = "refused"
+			case len(rr.Unanswered) > 0:
+				status = "unanswered"
+			}
+			out[rec] = append(out[rec], replayed{Tool: d.Name, Status: status, Run: rr})
+		}
+	}
+	return out
+}
+
+// TestToolsReplayRecordedAnswers drives every tool against each recorded
+// forge and sorts it: answered (every request it sent had a recorded
+// answer), unanswered (a route the sweep never recorded; the tool must be in
+// replayUncovered) or refused (the version gate: nothing is sent). An
+// answered tool whose answers were all 2xx must succeed, its structured
+// result must validate against its outputSchema, and it must lose no field
+// the forge sent (lostFields) nor read one the forge does not send
+// (unsentFields).
+func TestToolsReplayRecordedAnswers(t *testing.T) {
+	all := replayAll(t)
+	defs := map[string]tool.Def{}
+	for _, d := range operation.All() {
+		defs[d.Name] = d
+	}
+	uncovered := map[string]bool{}
+	unsent := map[string]map[string]bool{} // "tool reads member" → recording → missing there
+	dropped := map[string]bool{}           // replayDrops entries seen
+	for rec, runs := range all {
+		swept := rec.Tools()
+		spec, err := rec.Spec()
+		require.NoError(t, err)
+		counts := map[string]int{}
+		matched := map[int]bool{}
+		for _, r := range runs {
+			counts[r.Status]++
+			for _, a := range r.Run.Answers {
+				matched[a.Exchange.Seq] = true
+			}
+			res := r.Run.Result
+			switch r.Status {
+			case "refused":
+				if assert.True(t, res.IsError, "%s: %s answers although its route is missing", rec.Name, r.Tool) {
+					assert.Contains(t, textOf(res), "nothing was sent", "%s: %s", rec.Name, r.Tool)
+				}
+				for _, a := range r.Run.Answers {
+					assert.Equal(t, "/api/v1/version", a.Exchange.Route(), "%s: %s sent a request before refusing", rec.Name, r.Tool)
+				}
+				continue
+			case "unanswered":
+				uncovered[r.Tool] = true
+				continue
+			}
+			if res.IsError {
+				if allSucceeded(r.Run.Answers) {
+					if !slices.Contains(swept, r.Tool) {
+						uncovered[r.Tool] = true // answered only by other tools' exchanges
+						continue
+					}
+					t.Errorf("%s: %s fails where every recorded answer succeeded: %s", rec.Name, r.Tool, textOf(res))
+				}
+				counts["answered with the forge's error"]++
+				continue
+			}
+			counts["succeeded"]++
+			full, err := defs[r.Tool].OutputSchema()
+			require.NoError(t, err)
+			if full != nil { // downloads have none (withoutOutput)
+				sc, ok := res.StructuredContent.(json.RawMessage)
+				if assert.True(t, ok, "%s: %s has an outputSchema but no structured result", rec.Name, r.Tool) {
+					assert.NoError(t, schemacheck.Validate(full, sc), "%s: %s: %s", rec.Name, r.Tool, sc)
+				}
+			}
+			if !slices.Contains(swept, r.Tool) {
+				counts["answered by other tools' exchanges"]++
+				continue // answers cobbled from other calls are no baseline for what it should show
+			}
+			for _, name := range lostFields(full, r.Run) {
+				if _, ok := replayDrops[r.Tool+" "+name]; ok {
+					dropped[r.Tool+" "+name] = true
+					continue
+				}
+				t.Errorf("%s: %s loses %q: the forge sent it, the outputSchema keeps it, the result has it empty or not at all", rec.Name, r.Tool, name)
+			}
+			for f, missing := range readMembers(spec, r.Run) {
+				k := r.Tool + " reads " + f
+				if unsent[k] == nil {
+					unsent[k] = map[string]bool{}
+				}
+				unsent[k][rec.Name] = missing
+			}
+		}
+		toolExchanges := 0
+		for _, e := range rec.Exchanges {
+			if e.IsTool() {
+				toolExchanges++
+			}
+		}
+		t.Logf("%s: %d tools answered from the recording: %d succeeded (%d of them swept, their fields checked; "+
+			"%d answered by other tools' exchanges), %d gave the recorded forge's error; %d unanswered; "+
+			"%d refused by the version gate. %d of the recording's %d exchanges (%d of tool calls) matched a request",
+			rec.Name, counts["answered"], counts["succeeded"], counts["succeeded"]-counts["answered by other tools' exchanges"],
+			counts["answered by other tools' exchanges"], counts["answered with the forge's error"], counts["unanswered"],
+			counts["refused"], len(matched), len(rec.Exchanges), toolExchanges)
+	}
+	// A member a tool's own type reads that one forge sends and the other
+	// does not is how the tools read both flavours (Forgejo's "started",
+	// Gitea's "started_at"); one that no recorded forge sends is a name
+	// nobody sends.
+	var never []string
+	for k, by := range unsent {
+		all := true
+		for _, missing := range by {
+			all = all && missing
+		}
+		if all {
+			never = append(never, k)
+		}
+	}
+	sort.Strings(never)
+	for _, k := range never {
+		if _, ok := replayUnsent[k]; !ok {
+			t.Errorf("%s, which no recorded forge sent", k)
+		}
+	}
+	for k, why := range replayUnsent {
+		assert.Contains(t, never, k, "replayUnsent lists %q (%s), which a recorded forge sends or the tool no longer reads", k, why)
+	}
+	for k, why := range replayDrops {
+		assert.True(t, dropped[k], "replayDrops lists %q (%s), which the tool no longer drops", k, why)
+	}
+	t.Run("uncovered list only shrinks", func(t *testing.T) {
+		for name := range uncovered {
+			assert.Contains(t, replayUncovered, name, "%s cannot be replayed: add it to replayUncovered with why", name)
+		}
+		for name, why := range replayUncovered {
+			assert.True(t, uncovered[name], "%s is covered by the replay now: remove it from replayUncovered (%s)", name, why)
+		}
+	})
+}
+
+// allSucceeded reports whether every recorded answer a run got was 2xx.
+func allSucceeded(answers []fakeforge.Answer) bool {
+	for _, a := range answers {
+		if a.Exchange.Status/100 != 2 {
+			return false
+		}
+	}
+	return true
+}
+
+// lostFields are the names a tool's result is meant to carry (a property
+// of its outputSchema) that the objects its 2xx answers were about had
+// non-empty (answeredObjects) and the result has nowhere non-empty. Compact results drop fields on purpose,
+// but never one their schema keeps; a renamed field (the forge's "index",
+// the result's "number") is not compared, and the shaped drift test
+// (TestResultsUnderForgejoShapes) covers those.
+func lostFields(schema []byte, r replayRun) []string {
+	var sc any
+	if schema == nil {
+		return nil
+	}
+	if json.Unmarshal(schema, &sc) != nil {
+		return []string{"(outputSchema is not JSON)"}
+	}
+	kept := map[string]bool{}
+	schemaProperties(sc, kept)
+	// A name counts as sent when every answer that has it has it
+	// non-empty: a tool that reads an object and writes it back shows the
+	// written one (an emptied field is the forge's, not a loss).
+	sent, emptied := map[string]bool{}, map[string]bool{}
+	for _, a := range r.Answers {
+		v, ok := a.Exchange.JSON()
+		if !ok || a.Exchange.Status/100 != 2 || a.Exchange.Route() == "/api/v1/version" {
+			continue
+		}
+		full, present := map[string]bool{}, map[string]bool{}
+		for _, obj := range answeredObjects(v) {
+			for k, e := range obj {
+				present[k] = true
+				if !emptyDeep(e) {
+					full[k] = true
+				}
+			}
+		}
+		for name := range present {
+			if full[name] {
+				sent[name] = true
+			} else {
+				emptied[name] = true
+			}
+		}
+	}
+	got := map[string]bool{}
+	if v, ok := resultValue(r.Result); ok {
+		nonEmptyNames(v, got, map[string]bool{})
+	}
+	var lost []string
+	for name := range sent {
+		if kept[name] && !got[name] && !emptied[name] {
+			lost = append(lost, name)
+		}
+	}
+	sort.Strings(lost)
+	return lost
+}
+
+// schemaProperties adds every property name a JSON schema declares, at any
+// depth, to out.
+func schemaProperties(v any, out map[string]bool) {
+	switch x := v.(type) {
+	case map[string]any:
+		if props, ok := x["properties"].(map[string]any); ok {
+			for k := range props {
+				out[k] = true
+			}
+		}
+		for _, e := range x {
+			schemaProperties(e, out)
+		}
+	case []any:
+		for _, e := range x {
+			schemaProperties(e, out)
+		}
+	}
+}
+
+// answeredObjects are the objects an answer is about: the object itself,
+// a list's elements, or the elements of an envelope's list (an object
+// holding no text of its own: {"total_count": 1, "workflow_runs": […]}).
+// Objects nested in them (an issue's repository, a user's organisation)
+// are not: the same names there ("description", "html_url") mean other
+// things, and compact results name their parts differently.
+func answeredObjects(v any) []map[string]any {
+	var out []map[string]any
+	switch x := v.(type) {
+	case []any:
+		for _, e := range x {
+			if m, ok := e.(map[string]any); ok {
+				out = append(out, m)
+			}
+		}
+	case map[string]any:
+		envelope := true
+		for _, e := range x {
+			if _, text := e.(string); text {
+				envelope = false
+			}
+		}
+		if !envelope {
+			return []map[string]any{x}
+		}
+		for _, e := range x {
+			if list, ok := e.([]any); ok {
+				out = append(out, answeredObjects(list)...)
+			}
+		}
+		if len(out) == 0 {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// nonEmptyNames adds the name of every member, at any depth, to present,
+// and to full where it holds a non-empty value (not null, "", 0, false, a
+// zero time, [] or {}).
+func nonEmptyNames(v any, full, present map[string]bool) {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			present[k] = true
+			if !emptyDeep(e) {
+				full[k] = true
+			}
+			nonEmptyNames(e, full, present)
+		}
+	case []any:
+		for _, e := range x {
+			nonEmptyNames(e, full, present)
+		}
+	}
+}
+
+// zeroTimes are how the forges send a time that never was: Go's zero
+// time, and Forgejo's 0 Unix time for a run that has not started.
+var zeroTimes = map[string]bool{"0001-01-01T00:00:00Z": true, "1970-01-01T00:00:00Z": true}
+
+func emptyDeep(v any) bool {
+	switch x := v.(type) {
+	case bool:
+		return !x
+	case string:
+		return x == "" || zeroTimes[x]
+	case map[string]any:
+		return len(x) == 0
+	}
+	return empty(v)
+}
+
+// resultValue is a result's JSON: its structured content, or its first
+// text.
+func resultValue(res *mcp.CallToolResult) (any, bool) {
+	var v any
+	if sc, ok := res.StructuredContent.(json.RawMessage); ok {
+		return v, json.Unmarshal(sc, &v) == nil
+	}
+	return v, json.Unmarshal([]byte(textOf(res)), &v) == nil
+}
+
+// readMembers maps each JSON member a raw request's decoding type reads
+// ("GET /repos/{}/{}/actions/runs/{} rawRun.started_at", the route as
+// the recorded version's description names it) to whether its recorded 2xx
+// answer lacked it. Only the tools' own types are walked: SDK types read
+// every field the SDK knows, not what a tool uses. Members match case-
+// insensitively, as encoding/json does.
+func readMembers(spec *fakeforge.Spec, r replayRun) map[string]bool {
+	out := map[string]bool{}
+	for _, a := range r.Answers {
+		typ := r.Decoded[a.Method+" "+a.Path]
+		v, ok := a.Exchange.JSON()
+		if typ == nil || !ok || a.Exchange.Status/100 != 2 {
+			continue
+		}
+		p := strings.TrimPrefix(a.Exchange.Route(), "/api/v1")
+		tpl, ok := spec.Match(a.Method, p)
+		if !ok {
+			tpl = p
+		}
+		route := a.Method + " " + fakeforge.Normalize(tpl)
+		walkMembers(typ, v, typeName(typ), 0, func(member string, missing bool) {
+			k := route + " " + member
+			out[k] = out[k] || missing
+		})
+	}
+	return out
+}
+
+func typeName(t reflect.Type) string {
+	for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice {
+		t = t.Elem()
+	}
+	if t.Name() == "" {
+		return "{}"
+	}
+	return t.Name()
+}
+
+const modulePath = "codeberg.org/forgejo-mcp/forgejo-mcp/"
+
+func walkMembers(t reflect.Type, v any, at string, depth int, seen func(member string, missing bool)) {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if depth > 8 || t == timeType || t == rawMessageType || reflect.PointerTo(t).Implements(unmarshalerType) {
+		return
+	}
+	if t.PkgPath() != "" && !strings.HasPrefix(t.PkgPath(), modulePath) {
+		return // an SDK type
+	}
+	switch x := v.(type) {
+	case []any:
+		if t.Kind() == reflect.Slice || t.Kind() == reflect.Array {
+			for _, e := range x {
+				walkMembers(t.Elem(), e, at+"[]", depth+1, seen)
+			}
+		}
+	case map[string]any:
+		if t.Kind() != reflect.Struct {
+			return
+		}
+		for _, f := range jsonFields(t) {
+			e, ok := memberFold(x, f.Name)
+			seen(at+"."+f.Name, !ok)
+			if ok {
+				walkMembers(f.Type, e, at+"."+f.Name, depth+1, seen)
+			}
+		}
+	}
+}
+
+// memberFold finds a member as encoding/json does: its exact name first,
+// then any case.
+func memberFold(m map[string]any, name string) (any, bool) {
+	if v, ok := m[name]; ok {
+		return v, true
+	}
+	for k, v := range m {
+		if strings.EqualFold(k, name) {
+			return v, true
+		}
+	}
+	return nil, false
+}
+
+// replayDrops are fields a tool's outputSchema has (another tool of the
+// same shape shows them) that its result leaves out on purpose although
+// the recorded forge sent them: "tool field" and why.
+var replayDrops = map[string]string{
+	"list_repo_issues body":        "lists leave bodies out (issue.Issue); get_issue_by_index shows it",
+	"search_issues body":           "lists leave bodies out (issue.Issue); get_issue_by_index shows it",
+	"update_issue body":            "an edit's answer leaves the body out: the caller sent it, get_issue_by_index shows it",
+	"list_repo_pull_requests body": "lists leave bodies out (pull.Pull); get_pull_request_by_index shows it",
+	"create_pull_request body":     "a write's answer leaves the body out: the caller sent it",
+	"update_pull_request body":     "a write's answer leaves the body out: the caller sent it",
+	"merge_pull_request body":      "the merged pull request is shown compact, as in lists",
+	"list_releases body":           "lists leave notes out (release.Release); get_release shows them",
+	"list_releases author":         "lists leave the publisher out; get_release shows it",
+	"create_org_team units":        "units are shown only where they differ from the team's permission (issue 19: the same on both forges)",
+	"list_org_teams units":         "units are shown only where they differ from the team's permission",
+	"search_org_teams units":       "units are shown only where they differ from the team's permission",
+	"get_file_content type":        "a file's content is a file; type tells a directory listing's entries apart",
+}
+
+// replayUnsent are members a tool's own type reads that no recorded forge
+// sent: "tool reads METHOD route Type.member" and why it still reads it.
+var replayUnsent = map[string]string{
+	// Actions shapes (operation/actions): the tool reads both flavours'
+	// names; these two no recorded run carried.
+	"get_workflow_run reads GET /repos/{}/{}/actions/runs/{} rawRun.conclusion":            "Gitea sends conclusion only once a run completed; the sweep's run never ran",
+	"list_workflow_runs reads GET /repos/{}/{}/actions/runs {}.workflow_runs[].conclusion": "Gitea sends conclusion only once a run completed; the sweep's run never ran",
+	"get_workflow_run reads GET /repos/{}/{}/actions/runs/{} rawRun.duration":              "both Forgejo descriptions have ActionRun.duration; 13.0.5 left it out of a run that never started",
+	"list_workflow_runs reads GET /repos/{}/{}/actions/runs {}.workflow_runs[].duration":   "both Forgejo descriptions have ActionRun.duration; 13.0.5 left it out of a run that never started",
+	// One type for a page fetched and a page listed.
+	"list_wiki_pages reads GET /repos/{}/{}/wiki/pages rawPage[].content_base64": "rawPage also decodes get_wiki_page's answer; a listed page has no content",
+	"list_wiki_pages reads GET /repos/{}/{}/wiki/pages rawPage[].commit_count":   "rawPage also decodes get_wiki_page's answer; a listed page has no commit count",
+}
