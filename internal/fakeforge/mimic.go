@@ -176,3 +176,51 @@ func exampleString(sc *Schema, name string) string {
 	}
 	return name + "-v"
 }
+
+// MimicNulls makes every route of spec answer as Mimic does, but with null
+// in every member the forge may send as null (Spec.MayBeNull): an unset
+// time, a missing milestone, a nil list. Tools driven against it show that
+// they take the nulls the real forges send where Mimic sets everything.
+func (s *Server) MimicNulls(spec *Spec) {
+	s.mimic(spec, answers{
+		file: func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", "application/octet-stream")
+			_, _ = w.Write([]byte("file bytes"))
+		},
+		text: func(w http.ResponseWriter, _ *http.Request, tpl string, status int) {
+			w.Header().Set("Content-Type", "text/plain")
+			w.WriteHeader(status)
+			_, _ = w.Write([]byte("text of " + tpl))
+		},
+		json: func(_ *http.Request, sc *Schema) any { return spec.nullOut(spec.Example(sc), sc) },
+	})
+}
+
+// nullOut sets to null every member of v (an Example of sc) that may be
+// null.
+func (s *Spec) nullOut(v any, sc *Schema) any {
+	r := s.Resolve(sc)
+	if r == nil {
+		return v
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			p := r.Properties[k]
+			switch {
+			case p == nil && r.AdditionalProperties != nil:
+				x[k] = s.nullOut(e, r.AdditionalProperties)
+			case p == nil:
+			case s.MayBeNull(p):
+				x[k] = nil
+			default:
+				x[k] = s.nullOut(e, p)
+			}
+		}
+	case []any:
+		for i, e := range x {
+			x[i] = s.nullOut(e, r.Items)
+		}
+	}
+	return v
+}
