@@ -156,10 +156,10 @@ func TestToolsReplayRecordedAnswers(t *testing.T) {
 		swept := rec.Tools()
 		spec, err := rec.Spec()
 		require.NoError(t, err)
-		counts := map[string]int{}
+		tools := map[string][]string{} // outcome → tool names
 		matched := map[int]bool{}
 		for _, r := range runs {
-			counts[r.Status]++
+			tools[r.Status] = append(tools[r.Status], r.Tool)
 			for _, a := range r.Run.Answers {
 				matched[a.Exchange.Seq] = true
 			}
@@ -180,15 +180,16 @@ func TestToolsReplayRecordedAnswers(t *testing.T) {
 			if res.IsError {
 				if allSucceeded(r.Run.Answers) {
 					if !slices.Contains(swept, r.Tool) {
-						uncovered[r.Tool] = true // answered only by other tools' exchanges
+						uncovered[r.Tool] = true // answered only by other tools' exchanges, which do not fit
+						tools["misfit"] = append(tools["misfit"], r.Tool)
 						continue
 					}
 					t.Errorf("%s: %s fails where every recorded answer succeeded: %s", rec.Name, r.Tool, textOf(res))
 				}
-				counts["answered with the forge's error"]++
+				tools["forge error"] = append(tools["forge error"], r.Tool)
 				continue
 			}
-			counts["succeeded"]++
+			tools["succeeded"] = append(tools["succeeded"], r.Tool)
 			full, err := defs[r.Tool].OutputSchema()
 			require.NoError(t, err)
 			if full != nil { // downloads have none (withoutOutput)
@@ -198,7 +199,7 @@ func TestToolsReplayRecordedAnswers(t *testing.T) {
 				}
 			}
 			if !slices.Contains(swept, r.Tool) {
-				counts["answered by other tools' exchanges"]++
+				tools["by others"] = append(tools["by others"], r.Tool)
 				continue // answers cobbled from other calls are no baseline for what it should show
 			}
 			for _, name := range lostFields(full, r.Run) {
@@ -222,12 +223,14 @@ func TestToolsReplayRecordedAnswers(t *testing.T) {
 				toolExchanges++
 			}
 		}
+		n := func(outcome string) int { return len(tools[outcome]) }
 		t.Logf("%s: %d tools answered from the recording: %d succeeded (%d of them swept, their fields checked; "+
-			"%d answered by other tools' exchanges), %d gave the recorded forge's error; %d unanswered; "+
-			"%d refused by the version gate. %d of the recording's %d exchanges (%d of tool calls) matched a request",
-			rec.Name, counts["answered"], counts["succeeded"], counts["succeeded"]-counts["answered by other tools' exchanges"],
-			counts["answered by other tools' exchanges"], counts["answered with the forge's error"], counts["unanswered"],
-			counts["refused"], len(matched), len(rec.Exchanges), toolExchanges)
+			"%d answered by other tools' exchanges: %v), %d gave the recorded forge's error (%v), "+
+			"%d failed on other tools' exchanges, not swept themselves (%v); %d unanswered (%v); "+
+			"%d refused by the version gate (%v). %d of the recording's %d exchanges (%d of tool calls) matched a request",
+			rec.Name, n("answered"), n("succeeded"), n("succeeded")-n("by others"), n("by others"), tools["by others"],
+			n("forge error"), tools["forge error"], n("misfit"), tools["misfit"], n("unanswered"), tools["unanswered"], n("refused"), tools["refused"],
+			len(matched), len(rec.Exchanges), toolExchanges)
 	}
 	// A member a tool's own type reads that one forge sends and the other
 	// does not is how the tools read both flavours (Forgejo's "started",
