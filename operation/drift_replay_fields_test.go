@@ -17,10 +17,12 @@ import (
 
 // lostFields are the names a tool's result is meant to carry (a property
 // of its outputSchema) that the objects its 2xx answers were about had
-// non-empty (answeredObjects) and the result has nowhere non-empty. Compact results drop fields on purpose,
-// but never one their schema keeps; a renamed field (the forge's "index",
-// the result's "number") is not compared, and the shaped drift test
-// (TestResultsUnderForgejoShapes) covers those.
+// non-empty (answeredObjects) and the result has nowhere non-empty.
+// Compact results drop other fields on purpose; one their schema has (a
+// list sharing get's shape, without bodies) is declared in replayDrops.
+// A renamed field (the forge's "index", the result's "number") is not
+// compared here; the shaped drift test (TestResultsUnderForgejoShapes)
+// covers those.
 func lostFields(schema []byte, r replayRun) []string {
 	var sc any
 	if schema == nil {

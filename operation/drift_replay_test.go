@@ -35,16 +35,17 @@ import (
 var replayArgs = map[string]map[string]any{
 	"add_issue_labels":    {"labels": []any{"bug"}}, // seq 82–84: the repository's one label
 	"remove_issue_labels": {"labels": []any{"bug"}}, // seq 85–87
-	// seq 142: the line comment the sweep's review has (not swept itself).
+	// seq 142: the line comment of the sweep's review (the tool came later).
 	"reply_to_pull_review_comment": {"comment_id": 21.0},
 }
 
 // replayUncovered are the tools whose results the replay cannot check, and
 // why. The list only shrinks: a tool the replay comes to cover must leave
-// it (TestReplayUncoveredOnlyShrinks).
+// it (the "uncovered list only shrinks" subtest). All fifteen were added
+// after the sweep (main at 2c01719 had none of them); a new sweep would
+// cover them.
 var replayUncovered = map[string]string{
-	// Added after the sweep (main at 2c01719): no exchange of their routes
-	// was recorded, so the replay answers 501.
+	// No exchange of their routes was recorded: the replay answers 501.
 	"list_user_repos":            "not swept: GET /users/{username}/repos was never recorded",
 	"list_org_repos":             "not swept: GET /orgs/{org}/repos was never recorded",
 	"list_team_members":          "not swept: GET /teams/{id}/members was never recorded",
@@ -57,9 +58,9 @@ var replayUncovered = map[string]string{
 	"undismiss_pull_review":      "not swept: POST …/reviews/{id}/undismissals was never recorded",
 	"cancel_auto_merge":          "not swept: DELETE …/pulls/{index}/merge was never recorded",
 	"update_pull_request_branch": "not swept: POST …/pulls/{index}/update was never recorded",
-	// Not swept either; their reads are answered by other tools' exchanges,
-	// but the writes were never recorded (Forgejo) and the recorded review
-	// is a COMMENT one, which Gitea does not let grow (Gitea).
+	// Their reads are answered by other tools' exchanges, but their writes
+	// were never recorded (Forgejo), and the one recorded review is a
+	// COMMENT review, which Gitea does not let grow (Gitea).
 	"add_pull_review_comments":   "not swept: no pending review was recorded, and no POST …/reviews/{id}/comments",
 	"delete_pull_review_comment": "not swept: no DELETE …/reviews/{id}/comments/{comment} was recorded",
 	// Covered on Gitea, whose reply is a new review (recorded); Forgejo's
@@ -140,9 +141,11 @@ func replayAll(t *testing.T) map[*fakeforge.Recording][]replayed {
 // answer), unanswered (a route the sweep never recorded; the tool must be in
 // replayUncovered) or refused (the version gate: nothing is sent). An
 // answered tool whose answers were all 2xx must succeed, its structured
-// result must validate against its outputSchema, and it must lose no field
-// the forge sent (lostFields) nor read one the forge does not send
-// (unsentFields).
+// result must validate against its outputSchema; a swept one must lose no
+// field the forge sent (lostFields, but replayDrops), and no member its own
+// types read may be one no recorded forge sent (readMembers, but
+// replayUnsent). A tool the sweep did not call is answered by other tools'
+// exchanges, which are no baseline for what it should show.
 func TestToolsReplayRecordedAnswers(t *testing.T) {
 	all := replayAll(t)
 	defs := map[string]tool.Def{}
