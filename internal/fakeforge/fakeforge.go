@@ -35,8 +35,8 @@ type Server struct {
 
 	mu         sync.Mutex
 	requests   []Request
-	unanswered []string    // requests a replay had no recorded answer for
-	served     []*Exchange // the recorded exchanges a replay answered with
+	unanswered []string // requests a replay had no recorded answer for
+	served     []Answer // the requests a replay answered, with the recorded exchange
 }
 
 // New starts a fake forge that is closed when t ends.

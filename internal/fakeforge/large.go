@@ -159,7 +159,7 @@ func (s *Spec) large(sc *Schema, name string, seen []string, l Large, depth int)
 		return nil
 	}
 	if sc.Ref != "" {
-		def, seen, ok := s.deref(sc, seen)
+		def, seen, ok := s.deref(sc, seen, 1) // a large answer need not nest a repository in itself
 		if !ok {
 			return nil
 		}
@@ -211,9 +211,7 @@ func (s *Spec) large(sc *Schema, name string, seen []string, l Large, depth int)
 	}
 	obj := map[string]any{}
 	for k, p := range sc.Properties {
-		if v := s.large(p, k, seen, l, depth+1); v != nil {
-			obj[k] = v
-		}
+		obj[k] = s.large(p, k, seen, l, depth+1) // null where a definition is cut
 	}
 	return obj
 }

@@ -4,7 +4,6 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"net/http"
-	"slices"
 	"strings"
 )
 
@@ -90,14 +89,26 @@ const (
 // property holds its own name ("title" → "title-v"), integers are
 // ExampleInt, booleans true (but expired), times ExampleTime, arrays one
 // element.
-// Definitions that contain themselves are cut at the second visit.
+// A definition that contains itself is expanded once inside itself and
+// then cut with null: a fork's parent repository, whose own parent is
+// null, as the forges send it.
 func (s *Spec) Example(sc *Schema) any { return s.example(sc, "v", nil) }
 
+// exampleVisits is how often Example expands a definition on one path.
+const exampleVisits = 2
+
 // deref follows sc's $ref to its definition, adding it to seen (the
-// definitions being expanded); ok is false for one already there (a
-// definition that contains itself) or past six levels.
-func (s *Spec) deref(sc *Schema, seen []string) (def *Schema, more []string, ok bool) {
-	if slices.Contains(seen, sc.Ref) || len(seen) > 6 {
+// definitions being expanded); ok is false for one expanded visits times
+// on this path already (a definition that contains itself) or past eight
+// levels.
+func (s *Spec) deref(sc *Schema, seen []string, visits int) (def *Schema, more []string, ok bool) {
+	n := 0
+	for _, d := range seen {
+		if d == sc.Ref {
+			n++
+		}
+	}
+	if n >= visits || len(seen) > 8 {
 		return nil, nil, false
 	}
 	return s.Definitions[sc.Ref], append(seen, sc.Ref), true
@@ -108,7 +119,7 @@ func (s *Spec) example(sc *Schema, name string, seen []string) any {
 		return nil
 	}
 	if sc.Ref != "" {
-		def, seen, ok := s.deref(sc, seen)
+		def, seen, ok := s.deref(sc, seen, exampleVisits)
 		if !ok {
 			return nil
 		}
@@ -141,9 +152,7 @@ func (s *Spec) example(sc *Schema, name string, seen []string) any {
 	}
 	obj := map[string]any{}
 	for k, p := range sc.Properties {
-		if v := s.example(p, k, seen); v != nil {
-			obj[k] = v
-		}
+		obj[k] = s.example(p, k, seen) // null where a definition is cut
 	}
 	return obj
 }
@@ -166,4 +175,52 @@ func exampleString(sc *Schema, name string) string {
 		return "http://forge.example/" + name
 	}
 	return name + "-v"
+}
+
+// MimicNulls makes every route of spec answer as Mimic does, but with null
+// in every member the forge may send as null (Spec.MayBeNull): an unset
+// time, a missing milestone, a nil list. Tools driven against it show that
+// they take the nulls the real forges send where Mimic sets everything.
+func (s *Server) MimicNulls(spec *Spec) {
+	s.mimic(spec, answers{
+		file: func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", "application/octet-stream")
+			_, _ = w.Write([]byte("file bytes"))
+		},
+		text: func(w http.ResponseWriter, _ *http.Request, tpl string, status int) {
+			w.Header().Set("Content-Type", "text/plain")
+			w.WriteHeader(status)
+			_, _ = w.Write([]byte("text of " + tpl))
+		},
+		json: func(_ *http.Request, sc *Schema) any { return spec.nullOut(spec.Example(sc), sc) },
+	})
+}
+
+// nullOut sets to null every member of v (an Example of sc) that may be
+// null.
+func (s *Spec) nullOut(v any, sc *Schema) any {
+	r := s.Resolve(sc)
+	if r == nil {
+		return v
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			p := r.Properties[k]
+			switch {
+			case p == nil && r.AdditionalProperties != nil:
+				x[k] = s.nullOut(e, r.AdditionalProperties)
+			case p == nil:
+			case s.MayBeNull(p):
+				x[k] = nil
+			default:
+				x[k] = s.nullOut(e, p)
+			}
+		}
+	case []any:
+		for i, e := range x {
+			x[i] = s.nullOut(e, r.Items)
+		}
+	}
+	return v
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
 )
@@ -67,6 +68,13 @@ type Recording struct {
 	// ("http://127.0.0.1:34251"), which a replay rewrites to its own.
 	Origin    string
 	Exchanges []Exchange
+
+	index struct { // Replay's, made on first use
+		once  sync.Once
+		spec  *Spec
+		byKey map[string][]*Exchange
+		err   error
+	}
 }
 
 // Recordings are the recorded sweeps, Forgejo's first.

@@ -19,15 +19,9 @@ import (
 // ones, with the recorder's origin rewritten to s's. A request no exchange
 // matches gets 501 "no recorded answer", which Unanswered lists.
 func (s *Server) Replay(rec *Recording, tool string) {
-	spec, err := rec.Spec()
+	spec, byKey, err := rec.replayIndex()
 	if err != nil {
 		panic(err) // the embedded recordings and descriptions are checked by tests
-	}
-	byKey := map[string][]*Exchange{}
-	for i := range rec.Exchanges {
-		e := &rec.Exchanges[i]
-		k := replayKey(spec, e.Method, e.Route())
-		byKey[k] = append(byKey[k], e)
 	}
 	s.Handle("/", func(w http.ResponseWriter, r *http.Request) {
 		cands := byKey[replayKey(spec, r.Method, r.URL.EscapedPath())]
@@ -40,17 +34,54 @@ func (s *Server) Replay(rec *Recording, tool string) {
 			return
 		}
 		s.mu.Lock()
-		s.served = append(s.served, e)
+		s.served = append(s.served, Answer{Method: r.Method, Path: r.URL.EscapedPath(), Exchange: e})
 		s.mu.Unlock()
 		writeExchange(w, e, rec.Origin, s.URL)
 	})
+}
+
+// Answer is a request a replay answered and the exchange it answered with.
+type Answer struct {
+	Method, Path string // the request's, the path escaped and without its query
+	Exchange     *Exchange
+}
+
+// replayIndex is the recorded version's description and the exchanges by
+// replayKey, made once per Recording: a test replaying it for every tool
+// would otherwise read the descriptions and match every route each time.
+func (r *Recording) replayIndex() (*Spec, map[string][]*Exchange, error) {
+	r.index.once.Do(func() {
+		r.index.spec, r.index.err = r.Spec()
+		if r.index.err != nil {
+			return
+		}
+		r.index.byKey = map[string][]*Exchange{}
+		for i := range r.Exchanges {
+			e := &r.Exchanges[i]
+			k := replayKey(r.index.spec, e.Method, e.Route())
+			r.index.byKey[k] = append(r.index.byKey[k], e)
+		}
+	})
+	return r.index.spec, r.index.byKey, r.index.err
 }
 
 // Served lists the recorded exchanges a replay answered with, in order.
 func (s *Server) Served() []*Exchange {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return append([]*Exchange(nil), s.served...)
+	out := make([]*Exchange, len(s.served))
+	for i, a := range s.served {
+		out[i] = a.Exchange
+	}
+	return out
+}
+
+// Answers lists the requests a replay answered with what it answered, in
+// order: a test reads a request's recorded answer by its own path.
+func (s *Server) Answers() []Answer {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Answer(nil), s.served...)
 }
 
 // Unanswered lists the requests a replay had no recorded answer for.

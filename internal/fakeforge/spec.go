@@ -47,6 +47,10 @@ type Schema struct {
 	Items                *Schema            `json:"items,omitempty"`
 	Properties           map[string]*Schema `json:"properties,omitempty"`
 	AdditionalProperties *Schema            `json:"additionalProperties,omitempty"`
+	// Nullable marks a text or number the forge sends as null when unset
+	// (a Go *string or *time.Time), which Swagger 2 cannot say; amended
+	// from the recorded answers (amend.go).
+	Nullable bool `json:"nullable,omitempty"`
 }
 
 // LoadSpec returns the embedded description of flavour "forgejo" or "gitea".
@@ -68,6 +72,19 @@ func (s *Spec) Resolve(sc *Schema) *Schema {
 		sc = s.Definitions[sc.Ref]
 	}
 	return sc
+}
+
+// MayBeNull reports whether the forge may send null for a member of
+// schema sc: an object, a map, an array or any value (a Go pointer, map,
+// slice or interface, which encoding/json writes as null when unset), or a
+// member amended Nullable.
+func (s *Spec) MayBeNull(sc *Schema) bool {
+	if sc.Nullable {
+		return true
+	}
+	r := s.Resolve(sc)
+	free := r != nil && r.Type == "" && r.Ref == "" // any value (a Go interface{})
+	return r != nil && (free || r.Type == "array" || r.Type == "object" || len(r.Properties) > 0 || r.AdditionalProperties != nil)
 }
 
 // Key is a route's key in Routes: "GET /repos/{owner}/{repo}".

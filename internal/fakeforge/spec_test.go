@@ -86,3 +86,39 @@ func TestMimicAnswersEveryField(t *testing.T) {
 	err = c.DoJSON(t.Context(), http.MethodGet, "/repos/o/r/no/such/route", nil, nil, nil)
 	assert.Error(t, err)
 }
+
+// MimicNulls sends null where the forge may (an issue's closed_at, its
+// milestone, its labels) and a value everywhere else.
+func TestMimicNullsSendsTheForgesNulls(t *testing.T) {
+	s, err := fakeforge.LoadSpec("forgejo-13.0.5")
+	require.NoError(t, err)
+	f := fakeforge.New(t)
+	f.MimicNulls(s)
+	var issue map[string]any
+	require.NoError(t, f.Client().DoJSON(t.Context(), http.MethodGet, "/repos/o/r/issues/1", nil, nil, &issue))
+	for _, k := range []string{"closed_at", "due_date", "milestone", "labels", "user", "pull_request"} {
+		v, ok := issue[k]
+		assert.True(t, ok, "%s is sent", k)
+		assert.Nil(t, v, k)
+	}
+	for _, k := range []string{"title", "created_at", "number", "state"} {
+		assert.NotEmpty(t, issue[k], k)
+	}
+}
+
+// The descriptions are amended where the real forges answer otherwise.
+func TestSpecsAreAmended(t *testing.T) {
+	all, err := fakeforge.LoadDescribed()
+	require.NoError(t, err)
+	for _, s := range all {
+		user := s.Example(&fakeforge.Schema{Ref: "User"}).(map[string]any)
+		assert.Equal(t, "username-v", user["username"], s.Forge().String())
+		assert.Equal(t, 201, s.Routes["DELETE /repos/{owner}/{repo}/issues/{index}/dependencies"].Status, s.Forge().String())
+		repo := s.Example(&fakeforge.Schema{Ref: "Repository"}).(map[string]any)
+		parent, ok := repo["parent"].(map[string]any)
+		if assert.True(t, ok, "%s: a fork's parent is a repository", s.Forge()) {
+			v, ok := parent["parent"]
+			assert.True(t, ok && v == nil, "%s: whose own parent is null, the definition cut", s.Forge())
+		}
+	}
+}

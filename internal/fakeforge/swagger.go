@@ -39,7 +39,8 @@ type swaggerSchema struct {
 }
 
 // TrimSwagger reads a Swagger 2 document (Forgejo's or Gitea's
-// swagger.v1.json) into a Spec. version, when not empty, replaces the
+// swagger.v1.json) into a Spec, amended where the forges are known to
+// answer otherwise than described (amend.go). version, when not empty, replaces the
 // document's own (Forgejo's is a template placeholder).
 func TrimSwagger(raw []byte, version string) (*Spec, error) {
 	var doc swaggerDoc
@@ -66,6 +67,7 @@ func TrimSwagger(raw []byte, version string) (*Spec, error) {
 			s.Routes[Key(strings.ToUpper(method), path)] = trimRoute(&doc, op)
 		}
 	}
+	amend(s)
 	return s, nil
 }
 

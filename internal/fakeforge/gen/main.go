@@ -2,7 +2,8 @@
 // descriptions of the described forges (forgejo.Described): Forgejo's
 // development swagger.v1.json (a file from Forgejo's source tree), the one
 // a released Forgejo serves, and Gitea's (a file, or the live forge's
-// /swagger.v1.json).
+// /swagger.v1.json), each amended where the real forges answer otherwise
+// (fakeforge.TrimSwagger, amend.go).
 //
 //	go run ./internal/fakeforge/gen -forgejo ../shared/forgejo/swagger.v1.json -gitea http://127.0.0.1:3000/swagger.v1.json
 package main
