@@ -285,19 +285,28 @@ func allSucceeded(answers []fakeforge.Answer) bool {
 // same shape shows them) that its result leaves out on purpose although
 // the recorded forge sent them: "tool field" and why.
 var replayDrops = map[string]string{
-	"list_repo_issues body":        "lists leave bodies out (issue.Issue); get_issue_by_index shows it",
-	"search_issues body":           "lists leave bodies out (issue.Issue); get_issue_by_index shows it",
-	"update_issue body":            "an edit's answer leaves the body out: the caller sent it, get_issue_by_index shows it",
-	"list_repo_pull_requests body": "lists leave bodies out (pull.Pull); get_pull_request_by_index shows it",
-	"create_pull_request body":     "a write's answer leaves the body out: the caller sent it",
-	"update_pull_request body":     "a write's answer leaves the body out: the caller sent it",
-	"merge_pull_request body":      "the merged pull request is shown compact, as in lists",
-	"list_releases body":           "lists leave notes out (release.Release); get_release shows them",
-	"list_releases author":         "lists leave the publisher out; get_release shows it",
-	"create_org_team units":        "units are shown only where they differ from the team's permission (issue 19: the same on both forges)",
-	"list_org_teams units":         "units are shown only where they differ from the team's permission",
-	"search_org_teams units":       "units are shown only where they differ from the team's permission",
-	"get_file_content type":        "a file's content is a file; type tells a directory listing's entries apart",
+	"list_repo_issues body":         "lists leave bodies out (issue.Issue); get_issue_by_index shows it",
+	"search_issues body":            "lists leave bodies out (issue.Issue); get_issue_by_index shows it",
+	"update_issue body":             "an edit's answer leaves the body out: the caller sent it, get_issue_by_index shows it",
+	"list_repo_pull_requests body":  "lists leave bodies out (pull.Pull); get_pull_request_by_index shows it",
+	"create_pull_request body":      "a write's answer leaves the body out: the caller sent it",
+	"update_pull_request body":      "a write's answer leaves the body out: the caller sent it",
+	"merge_pull_request body":       "the merged pull request is shown compact, as in lists",
+	"list_releases body":            "lists leave notes out (release.Release); get_release shows them",
+	"list_releases author":          "lists leave the publisher out; get_release shows it",
+	"create_org_team units":         "units are shown only where they differ from the team's permission (issue 19: the same on both forges)",
+	"list_org_teams units":          "units are shown only where they differ from the team's permission",
+	"search_org_teams units":        "units are shown only where they differ from the team's permission",
+	"list_issue_attachments type":   "Forgejo's type \"attachment\" is the ordinary case, left out so both forges read the same; only \"external\" is shown (attachment.Meta)",
+	"get_issue_attachment type":     "Forgejo's type \"attachment\" is the ordinary case, left out so both forges read the same; only \"external\" is shown (attachment.Meta)",
+	"edit_issue_attachment type":    "Forgejo's type \"attachment\" is the ordinary case, left out so both forges read the same; only \"external\" is shown (attachment.Meta)",
+	"list_comment_attachments type": "Forgejo's type \"attachment\" is the ordinary case, left out so both forges read the same; only \"external\" is shown (attachment.Meta)",
+	"get_comment_attachment type":   "Forgejo's type \"attachment\" is the ordinary case, left out so both forges read the same; only \"external\" is shown (attachment.Meta)",
+	"edit_comment_attachment type":  "Forgejo's type \"attachment\" is the ordinary case, left out so both forges read the same; only \"external\" is shown (attachment.Meta)",
+	"list_release_attachments type": "Forgejo's type \"attachment\" is the ordinary case, left out so both forges read the same; only \"external\" is shown (attachment.Meta)",
+	"get_release_attachment type":   "Forgejo's type \"attachment\" is the ordinary case, left out so both forges read the same; only \"external\" is shown (attachment.Meta)",
+	"edit_release_attachment type":  "Forgejo's type \"attachment\" is the ordinary case, left out so both forges read the same; only \"external\" is shown (attachment.Meta)",
+	"get_file_content type":         "a file's content is a file; type tells a directory listing's entries apart",
 }
 
 // replayUnsent are members a tool's own type reads that no recorded forge
@@ -305,10 +314,10 @@ var replayDrops = map[string]string{
 var replayUnsent = map[string]string{
 	// Actions shapes (operation/actions): the tool reads both flavours'
 	// names; these two no recorded run carried.
-	"get_workflow_run reads GET /repos/{}/{}/actions/runs/{} rawRun.conclusion":            "Gitea sends conclusion only once a run completed; the sweep's run never ran",
-	"list_workflow_runs reads GET /repos/{}/{}/actions/runs {}.workflow_runs[].conclusion": "Gitea sends conclusion only once a run completed; the sweep's run never ran",
-	"get_workflow_run reads GET /repos/{}/{}/actions/runs/{} rawRun.duration":              "both Forgejo descriptions have ActionRun.duration; 13.0.5 left it out of a run that never started",
-	"list_workflow_runs reads GET /repos/{}/{}/actions/runs {}.workflow_runs[].duration":   "both Forgejo descriptions have ActionRun.duration; 13.0.5 left it out of a run that never started",
+	"get_workflow_run reads GET /repos/{}/{}/actions/runs/{} rawRun.conclusion":                    "Gitea sends conclusion only once a run completed; the sweep's run never ran",
+	"list_workflow_runs reads GET /repos/{}/{}/actions/runs rawRunList.workflow_runs[].conclusion": "Gitea sends conclusion only once a run completed; the sweep's run never ran",
+	"get_workflow_run reads GET /repos/{}/{}/actions/runs/{} rawRun.duration":                      "both Forgejo descriptions have ActionRun.duration; 13.0.5 left it out of a run that never started",
+	"list_workflow_runs reads GET /repos/{}/{}/actions/runs rawRunList.workflow_runs[].duration":   "both Forgejo descriptions have ActionRun.duration; 13.0.5 left it out of a run that never started",
 	// One type for a page fetched and a page listed.
 	"list_wiki_pages reads GET /repos/{}/{}/wiki/pages rawPage[].content_base64": "rawPage also decodes get_wiki_page's answer; a listed page has no content",
 	"list_wiki_pages reads GET /repos/{}/{}/wiki/pages rawPage[].commit_count":   "rawPage also decodes get_wiki_page's answer; a listed page has no commit count",
