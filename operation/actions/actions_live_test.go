@@ -2,7 +2,6 @@ package actions_test
 
 import (
 	"encoding/json"
-	"net/http"
 	"testing"
 	"time"
 
@@ -131,32 +130,17 @@ func TestLiveActionsErrors(t *testing.T) {
 
 // runToolsMissing is the Actions lifecycle on a forge with Actions but
 // without the API to read runs (Forgejo 10: dispatch, secrets, variables
-// and a task list only): the dispatch made a run, which the forge's task
-// list shows, and every tool that reads runs, jobs or logs answers that
-// the route is missing, naming the forge, never that the run is.
+// and a runner's task list only): the dispatch was accepted, and every tool
+// that reads runs, jobs, logs or artifacts answers that the route is
+// missing, naming the forge, never that the run is.
 func runToolsMissing(t *testing.T, f *testforge.Forge, owner, repo string) {
 	t.Helper()
-	var tasks struct {
-		Runs []struct {
-			ID         int64  `json:"id"`
-			WorkflowID string `json:"workflow_id"`
-			Event      string `json:"event"`
-		} `json:"workflow_runs"`
-	}
-	for i := 0; i < 300 && len(tasks.Runs) == 0; i++ { // the forge creates the run a moment after the dispatch
-		require.Equal(t, http.StatusOK, f.Do(t, http.MethodGet, "/repos/"+owner+"/"+repo+"/actions/tasks", nil, &tasks))
-		if len(tasks.Runs) == 0 {
-			time.Sleep(100 * time.Millisecond)
-		}
-	}
-	require.Len(t, tasks.Runs, 1, "the dispatch made a run (the forge's task list)")
-	assert.Equal(t, "demo.yml", tasks.Runs[0].WorkflowID)
 	defs := actions.Tools()
 	for name, args := range map[string]map[string]any{
 		"list_workflow_runs":   {"event": "workflow_dispatch"},
 		"get_workflow_run":     {"run_id": 1},
 		"list_action_run_jobs": {"run_id": 1},
-		"get_action_job_logs":  {"job_id": tasks.Runs[0].ID},
+		"get_action_job_logs":  {"job_id": 1},
 		"list_run_artifacts":   {"run_id": 1},
 		"download_artifact":    {"artifact_id": 1},
 		"cancel_workflow_run":  {"run_id": 1},

@@ -47,10 +47,10 @@ func TestLiveBranchProtectionLifecycle(t *testing.T) {
 	assert.Equal(t, liveRule{RuleName: "main", EnablePush: true, PushWhitelist: []string{owner}, RequiredApprovals: 1,
 		StatusChecks: []string{"ci/build"}, BlockOnRejectedReviews: true}, r)
 
-	// A glob rule name with a slash travels as one route segment (%2F). Gitea routes it; Forgejo 10's
-	// router decodes the %2F first and finds no route: the tool must say exactly that.
+	// A glob rule name with a slash travels as route segments (release/%2A). Gitea routes it; Forgejo 10's
+	// router has one {name} segment there and finds no route: the tool must say exactly that.
 	decode(call("create_branch_protection", map[string]any{"rule_name": "release/*"}))
-	slashRouted := !f.Lacks(t, "GET", "/repos/"+owner+"/"+repo+"/branch_protections/release%2F%2A")
+	slashRouted := !f.Lacks(t, "GET", "/repos/"+owner+"/"+repo+"/branch_protections/release/%2A")
 	getSlash := func() *mcp.CallToolResult {
 		return f.Call(t, defs, "get_branch_protection", map[string]any{"owner": owner, "repo": repo, "rule_name": "release/*"})
 	}
@@ -62,6 +62,7 @@ func TestLiveBranchProtectionLifecycle(t *testing.T) {
 		res := getSlash()
 		require.True(t, res.IsError, "%s cannot route a rule name with a slash", f.Identify(t))
 		assert.Contains(t, fakeforge.Text(t, res), "get branch protection release/* in "+owner+"/"+repo+": this forge ("+f.Identify(t).String()+") has no such API route")
+		assert.Contains(t, fakeforge.Text(t, res), "manage this rule in the forge's web UI")
 	}
 
 	// Only the given fields change.
