@@ -103,6 +103,7 @@ func TestIdentifyAndLacks(t *testing.T) {
 			id := f.Identify(t)
 			assert.Equal(t, tc.want, id)
 			assert.Equal(t, tc.wantMajor, id.Major())
+			assert.Equal(t, tc.forgejoRoute && tc.wantMajor <= 10, id.ForgejoUpTo(10))
 			assert.Equal(t, map[bool]string{true: "Forgejo", false: "Gitea"}[tc.forgejoRoute]+" "+tc.version, id.String())
 			assert.False(t, f.Lacks(t, http.MethodGet, "/repos/o/r/issues/9"), "a missing object on a route that exists")
 			assert.True(t, f.Lacks(t, http.MethodGet, "/repos/o/r/actions/runs/1/jobs"), "a route the router does not know")
