@@ -43,11 +43,18 @@ func TestE2EBehindDecodingProxy(t *testing.T) {
 			map[string]any{"title": title, "content_base64": base64.StdEncoding.EncodeToString([]byte("page " + title))}, nil))
 	}
 	require.Equal(t, http.StatusCreated, f.Do(t, "POST", repoAPI+"/releases", map[string]any{"tag_name": "v1.0", "title": "v1.0"}, nil))
+	// Gitea routes a rule name's '/' as a separator; Forgejo 10 routes one
+	// segment, which only the direct %2F form (no proxy here) reaches.
+	slashRule := repoAPI + "/branch_protections/release/*"
+	slashRouted := !f.Lacks(t, "GET", slashRule)
+	if !slashRouted {
+		slashRule = repoAPI + "/branch_protections/release%2F%2A"
+	}
 	intact := func(t *testing.T) {
 		t.Helper()
 		for _, p := range []string{
 			fmt.Sprintf("/repos/%s/%s", owner, victim), repoAPI,
-			repoAPI + "/branch_protections/main", repoAPI + "/branch_protections/release/*",
+			repoAPI + "/branch_protections/main", slashRule,
 			repoAPI + "/wiki/page/Home", repoAPI + "/wiki/page/a%2Fb",
 			repoAPI + "/releases/tags/v1.0", repoAPI + "/contents/README.md",
 		} {
@@ -69,8 +76,13 @@ func TestE2EBehindDecodingProxy(t *testing.T) {
 
 	// Values that may hold '/' work through the proxy.
 	isErr, text := call("get_branch_protection", map[string]any{"rule_name": "release/*"})
-	require.False(t, isErr, text)
-	assert.Contains(t, text, `"rule_name":"release/*"`)
+	if slashRouted {
+		require.False(t, isErr, text)
+		assert.Contains(t, text, `"rule_name":"release/*"`)
+	} else {
+		require.True(t, isErr, text)
+		assert.Contains(t, text, "a name with '/' cannot be sent as one safely")
+	}
 	isErr, text = call("get_wiki_page", map[string]any{"page_name": "Home"})
 	require.False(t, isErr, text)
 	assert.Contains(t, text, `"content":"page Home"`)

@@ -3,6 +3,7 @@ package testforge
 import (
 	"context"
 	"net/url"
+	"strings"
 	"testing"
 	"time"
 
@@ -67,4 +68,23 @@ func text(t testing.TB, res *mcp.CallToolResult) string {
 	tc, ok := res.Content[0].(mcp.TextContent)
 	require.True(t, ok, "first content is text, got %T", res.Content[0])
 	return tc.Text
+}
+
+// RequireMissingRoute checks that res is the clear answer of a tool whose
+// route this forge lacks, naming the forge: refused before sending by the
+// version gate (a route pkg/forgejo knows this version lacks) or the
+// router's 404 reported as a missing route (a version the table does not
+// describe, such as Forgejo 10). Either way it must never read as a
+// missing object. It returns the text for further checks.
+func (f *Forge) RequireMissingRoute(t testing.TB, res *mcp.CallToolResult) string {
+	t.Helper()
+	msg := text(t, res)
+	require.True(t, res.IsError, "a missing route is an error: %s", msg)
+	id := f.Identify(t)
+	gated := "; this forge is " + id.String() + ", whose API has no such route, so nothing was sent"
+	routed := ": this forge (" + id.String() + ") has no such API route (its router answered 404 page not found"
+	require.True(t, strings.Contains(msg, gated) || strings.Contains(msg, routed),
+		"want the missing-route answer naming %s, got: %s", id, msg)
+	require.NotContains(t, msg, "not found (404)")
+	return msg
 }

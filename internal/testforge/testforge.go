@@ -13,6 +13,10 @@
 //	FORGEJO_TEST_PASSWORD  its password (basic auth, e.g. to create tokens)
 //	FORGEJO_TEST_TOKEN2    all-scopes token of FORGEJO_TEST_USER2 (an ordinary user)
 //	FORGEJO_TEST_USER2     forgeuser2
+//	FORGEJO_TEST_FLAVOUR   Gitea, or Forgejo when FORGEJO_TEST_FORGEJO_BIN brought one
+//	FORGEJO_TEST_FORGE_VERSION  the version its /api/v1/version answers
+//
+// The last two are for people and scripts; tests ask the forge itself (Identify).
 //
 // Without FORGEJO_TEST_URL and FORGEJO_TEST_TOKEN, live tests skip, except under CI (env CI set) or
 // with FORGEJO_TEST_REQUIRE set, where they fail so that a misconfigured run cannot pass silently.

@@ -39,6 +39,10 @@ func TestLiveActionsLifecycle(t *testing.T) {
 
 	text := call("dispatch_workflow", map[string]any{"workflow": "demo.yml", "ref": "main", "inputs": map[string]any{"greeting": "yo"}})
 	assert.Contains(t, text, "workflow demo.yml on main")
+	if f.Lacks(t, "GET", "/repos/"+owner+"/"+repo+"/actions/runs") {
+		runToolsMissing(t, f, owner, repo)
+		return
+	}
 
 	var runs struct {
 		Items []struct {
@@ -106,6 +110,14 @@ func TestLiveActionsErrors(t *testing.T) {
 
 	res := f.Call(t, defs, "dispatch_workflow", args(map[string]any{"workflow": "nope.yml", "ref": "main"}))
 	assert.True(t, res.IsError)
+	if f.Lacks(t, "GET", "/repos/"+owner+"/"+repo+"/actions/runs") {
+		// Forgejo 10 answers a missing workflow with 500 "workflow not found", and has no run routes.
+		assert.Contains(t, fakeforge.Text(t, res), "dispatch workflow nope.yml on main in "+owner+"/"+repo+": the forge failed (500 Internal Server Error): workflow not found")
+		f.RequireMissingRoute(t, f.Call(t, defs, "get_workflow_run", args(map[string]any{"run_id": 999999})))
+		f.RequireMissingRoute(t, f.Call(t, defs, "get_action_job_logs", args(map[string]any{"job_id": 999999})))
+		f.RequireMissingRoute(t, f.WithToken(f.Token2).Call(t, defs, "list_workflow_runs", args(map[string]any{})))
+		return
+	}
 	assert.Contains(t, fakeforge.Text(t, res), "workflow nope.yml on main in "+owner+"/"+repo+" not found (404)")
 
 	res = f.Call(t, defs, "get_workflow_run", args(map[string]any{"run_id": 999999}))
@@ -120,4 +132,27 @@ func TestLiveActionsErrors(t *testing.T) {
 	res = f.WithToken(f.Token2).Call(t, defs, "list_workflow_runs", args(map[string]any{}))
 	assert.True(t, res.IsError)
 	assert.Contains(t, fakeforge.Text(t, res), "or Actions are disabled for it or on the forge")
+}
+
+// runToolsMissing is the Actions lifecycle on a forge with Actions but
+// without the API to read runs (Forgejo 10: dispatch, secrets, variables
+// and a runner's task list only): the dispatch was accepted, and every tool
+// that reads runs, jobs, logs or artifacts answers that the route is
+// missing, naming the forge, never that the run is.
+func runToolsMissing(t *testing.T, f *testforge.Forge, owner, repo string) {
+	t.Helper()
+	defs := actions.Tools()
+	for name, args := range map[string]map[string]any{
+		"list_workflow_runs":   {"event": "workflow_dispatch"},
+		"get_workflow_run":     {"run_id": 1},
+		"list_action_run_jobs": {"run_id": 1},
+		"get_action_job_logs":  {"job_id": 1},
+		"list_run_artifacts":   {"run_id": 1},
+		"download_artifact":    {"artifact_id": 1},
+		"cancel_workflow_run":  {"run_id": 1},
+		"rerun_workflow_run":   {"run_id": 1},
+	} {
+		args["owner"], args["repo"] = owner, repo
+		t.Run(name, func(t *testing.T) { f.RequireMissingRoute(t, f.Call(t, defs, name, args)) })
+	}
 }

@@ -124,6 +124,10 @@ func getCI(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolRe
 	switch {
 	case forgejo.IsNotFound(err):
 		notes = append(notes, "no Actions runs: Actions are disabled for this repository or on the forge")
+	case forgejo.IsNoRoute(err):
+		// An older Forgejo (10) has Actions but no route listing runs: the
+		// statuses still answer the question, so say what is missing.
+		notes = append(notes, "Actions runs are not shown: "+forgejo.Relabel(err, "list workflow runs of", tool.FullName(a)).Error())
 	case err != nil:
 		return nil, forgejo.Relabel(err, "list workflow runs of", tool.FullName(a))
 	default:

@@ -25,8 +25,16 @@ import (
 func TestLiveCIInTwoCalls(t *testing.T) {
 	f := testforge.Get(t)
 	owner, name := f.NewRepo(t)
-	runner := f.NewRunner(t, owner, name)
-	wf := fmt.Sprintf("on:\n  workflow_dispatch:\njobs:\n  test:\n    runs-on: %s\n    steps:\n      - run: go test ./...\n", runner.Label)
+	// Forgejo 10 has Actions but no API to read runs (nor to register a
+	// runner with): there get_ci_status shows the statuses and says so.
+	lacksRuns := f.Lacks(t, "GET", "/repos/"+owner+"/"+name+"/actions/runs")
+	var runner *testforge.Runner
+	label := "ubuntu-latest"
+	if !lacksRuns {
+		runner = f.NewRunner(t, owner, name)
+		label = runner.Label
+	}
+	wf := fmt.Sprintf("on:\n  workflow_dispatch:\njobs:\n  test:\n    runs-on: %s\n    steps:\n      - run: go test ./...\n", label)
 	f.AddWorkflow(t, owner, name, "ci.yml", wf)
 	defs := append(append(actions.Tools(), pull.Tools()...), repo.Tools()...)
 	call := f.RepoCaller(t, defs, owner, name)
@@ -51,6 +59,16 @@ func TestLiveCIInTwoCalls(t *testing.T) {
 
 	call("create_commit_status", map[string]any{"ref": pr.HeadSHA, "context": "lint", "state": "success"})
 	call("dispatch_workflow", map[string]any{"workflow": "ci.yml", "ref": "fix"})
+	if lacksRuns {
+		s = state()
+		assert.Equal(t, "success", s.State, "the statuses alone")
+		require.Len(t, s.Statuses, 1)
+		assert.Equal(t, "lint", s.Statuses[0].Context)
+		assert.Empty(t, s.Runs)
+		assert.Equal(t, "Actions runs are not shown: list workflow runs of "+owner+"/"+name+": this forge ("+f.Identify(t).String()+
+			") has no such API route (its router answered 404 page not found, so nothing was looked up and this says nothing about whether it exists)", s.Note)
+		return
+	}
 	for i := 0; i < 100 && len(s.Runs) == 0; i++ { // the forge creates the run a moment after the dispatch
 		time.Sleep(100 * time.Millisecond)
 		s = state()

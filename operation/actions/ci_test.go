@@ -95,6 +95,25 @@ func TestCIStateForgejoShapes(t *testing.T) {
 	assert.Contains(t, out.Note, "this forge does not list a run's jobs")
 }
 
+// A forge whose router lacks the runs route (Forgejo 10 has Actions but no
+// API listing runs) still gets its statuses, with a note on what is missing.
+func TestCIStateWithoutRunsRoute(t *testing.T) {
+	f := fakeforge.New(t)
+	f.JSON("GET /api/v1/version", 200, map[string]any{"version": "10.0.0+gitea-1.22.0"})
+	f.JSON("GET /api/v1/repos/o/r/commits/"+headSHA+"/status", 200, map[string]any{"state": "failure", "sha": headSHA, "total_count": 1,
+		"statuses": []any{map[string]any{"context": "ci/test", "status": "failure", "description": "1 failed"}}})
+	f.Handle("GET /api/v1/repos/o/r/actions/runs", func(w http.ResponseWriter, r *http.Request) { http.NotFound(w, r) })
+	res := f.Call(t, actions.Tools(), "get_ci_status", map[string]any{"owner": "o", "repo": "r", "ref": headSHA})
+	require.False(t, res.IsError, fakeforge.Text(t, res))
+	var out actions.CIState
+	require.NoError(t, json.Unmarshal([]byte(fakeforge.Text(t, res)), &out))
+	assert.Equal(t, "failure", out.State)
+	assert.Equal(t, []actions.CIStatus{{Context: "ci/test", State: "failure", Description: "1 failed"}}, out.Statuses)
+	assert.Empty(t, out.Runs)
+	assert.Equal(t, "Actions runs are not shown: list workflow runs of o/r: this forge (Forgejo 10.0.0+gitea-1.22.0) has no such API route "+
+		"(its router answered 404 page not found, so nothing was looked up and this says nothing about whether it exists)", out.Note)
+}
+
 func TestCIStateNoActionsAndBadArgs(t *testing.T) {
 	f := fakeforge.New(t)
 	f.JSON("GET /api/v1/repos/o/r/commits/"+headSHA+"/status", 200, map[string]any{"state": "", "sha": headSHA})

@@ -140,6 +140,29 @@ func ruleRoute(a tool.Args) (string, error) {
 	return forgejo.FilePath([]string{"repos", a.String("owner"), a.String("repo"), "branch_protections"}, a.String("rule_name"))
 }
 
+// ruleDo sends method to the rule's route. A name with '/' goes part by
+// part (Gitea routes the tail as a wildcard). A forge whose router has no
+// such route (Forgejo 10 routes one {name} segment) would need it as one
+// segment with %2F, which the client refuses on purpose (a decoding proxy
+// would turn it into a separator): the error says so, and what to do.
+// Errors are labelled "VERB branch protection NAME in OWNER/REPO".
+func ruleDo(ctx context.Context, c *forgejo.Client, a tool.Args, verb, method string, body, out any) error {
+	p, err := ruleRoute(a)
+	if err != nil {
+		return err
+	}
+	err = c.DoJSON(ctx, method, p, nil, body, out)
+	if err == nil {
+		return nil
+	}
+	err = forgejo.Relabel(err, verb, ruleRef(a))
+	if forgejo.IsNoRoute(err) && strings.Contains(a.String("rule_name"), "/") {
+		return fmt.Errorf("%w; this forge routes a rule name as one path segment, and a name with '/' cannot be sent as one safely "+
+			"(a proxy may decode %%2F): manage this rule in the forge's web UI, or list_branch_protections to read it", err)
+	}
+	return err
+}
+
 func list(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
 	// The forge ignores paging here and returns every rule.
 	rules, resp, err := c.SDK(ctx).ListBranchProtections(a.String("owner"), a.String("repo"),
@@ -153,13 +176,9 @@ func list(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolRes
 }
 
 func get(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
-	p, err := ruleRoute(a)
-	if err != nil {
-		return nil, err
-	}
 	var b sdk.BranchProtection
-	if err := c.DoJSON(ctx, http.MethodGet, p, nil, nil, &b); err != nil {
-		return nil, forgejo.Relabel(err, "get", ruleRef(a))
+	if err := ruleDo(ctx, c, a, "get", http.MethodGet, nil, &b); err != nil {
+		return nil, err
 	}
 	return tool.JSON(compact(&b))
 }
@@ -193,8 +212,7 @@ func boolPtr(a tool.Args, name string) *bool {
 }
 
 func edit(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
-	p, err := ruleRoute(a)
-	if err != nil {
+	if err := checkName(a); err != nil {
 		return nil, err
 	}
 	// Nil pointers and nil lists are left out of the change by the forge.
@@ -219,19 +237,15 @@ func edit(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolRes
 		opt.EnableStatusCheck, opt.StatusCheckContexts = &on, append([]string{}, checks...)
 	}
 	var b sdk.BranchProtection
-	if err := c.DoJSON(ctx, http.MethodPatch, p, nil, opt, &b); err != nil {
-		return nil, forgejo.Relabel(err, "edit", ruleRef(a))
+	if err := ruleDo(ctx, c, a, "edit", http.MethodPatch, opt, &b); err != nil {
+		return nil, err
 	}
 	return tool.JSON(compact(&b))
 }
 
 func remove(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
-	p, err := ruleRoute(a)
-	if err != nil {
+	if err := ruleDo(ctx, c, a, "delete", http.MethodDelete, nil, nil); err != nil {
 		return nil, err
-	}
-	if err := c.DoJSON(ctx, http.MethodDelete, p, nil, nil, nil); err != nil {
-		return nil, forgejo.Relabel(err, "delete", ruleRef(a))
 	}
 	return tool.Deleted("rule_name", a.String("rule_name"))
 }

@@ -2,6 +2,8 @@ package branchprotection_test
 
 import (
 	"encoding/json"
+	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -54,6 +56,42 @@ func TestListAndGet(t *testing.T) {
 	// The forge routes branch_protections/* as a wildcard: the slash stays a
 	// separator, so a proxy that decodes %2F changes nothing.
 	assert.Equal(t, "/api/v1/repos/o/r/branch_protections/release/%2A", reqs[len(reqs)-1].Path)
+}
+
+// TestSlashNameOnOneSegmentRouter: Forgejo 10 routes branch_protections/{name},
+// one segment: the parts of "release/*" find no route there (its router's
+// bare 404). The %2F form would reach it, but a decoding proxy makes that a
+// separator, so the tools say what happened and what to do instead; a name
+// without '/' keeps the ordinary answers.
+func TestSlashNameOnOneSegmentRouter(t *testing.T) {
+	for _, tc := range []struct{ tool, method, verb string }{
+		{"get_branch_protection", "GET", "get"}, {"edit_branch_protection", "PATCH", "edit"}, {"delete_branch_protection", "DELETE", "delete"},
+	} {
+		t.Run(tc.tool, func(t *testing.T) {
+			f := fakeforge.New(t)
+			f.Handle(tc.method+" /api/v1/repos/o/r/branch_protections/{name}", func(w http.ResponseWriter, r *http.Request) {
+				fakeforge.WriteJSON(w, http.StatusNotFound, map[string]any{"message": "branch protection does not exist"})
+			})
+			f.Handle(tc.method+" /api/v1/repos/o/r/branch_protections/{a}/{b}", func(w http.ResponseWriter, r *http.Request) { http.NotFound(w, r) })
+			isErr, text := call(t, f, tc.tool, map[string]any{"rule_name": "release/*"})
+			require.True(t, isErr, text)
+			assert.Contains(t, text, tc.verb+" branch protection release/* in o/r: this forge has no such API route")
+			assert.Contains(t, text, "this forge routes a rule name as one path segment, and a name with '/' cannot be sent as one safely")
+			assert.Contains(t, text, "manage this rule in the forge's web UI")
+			var paths []string
+			for _, r := range f.Requests() {
+				if r.Method == tc.method && strings.Contains(r.Path, "/branch_protections/") {
+					paths = append(paths, r.Path)
+				}
+			}
+			assert.Equal(t, []string{"/api/v1/repos/o/r/branch_protections/release/%2A"}, paths, "sent once, as parts")
+
+			isErr, text = call(t, f, tc.tool, map[string]any{"rule_name": "nope"})
+			require.True(t, isErr)
+			assert.Contains(t, text, "branch protection nope in o/r not found (404)")
+			assert.NotContains(t, text, "web UI")
+		})
+	}
 }
 
 // TestRuleNamesCannotClimb: behind a proxy that decodes %2F and folds dot

@@ -70,9 +70,10 @@ var autoMergeWait = 3 * time.Second
 
 // autoMerged reads the pull request after an auto_merge request: merged at
 // once, or scheduled. Without a protection rule that requires status
-// checks the forge merges a scheduled pull request within seconds whatever
-// its checks say (Gitea 1.26 answers "scheduled" first), so the result
-// then waits for that merge and, if it has not happened yet, says so.
+// checks Gitea 1.26 merges a scheduled pull request within seconds whatever
+// its checks say (it answers "scheduled" first), so the result then waits
+// for that merge and, if it has not happened yet, says so. Forgejo 10
+// merges it only once the head commit's statuses pass, required or not.
 func autoMerged(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
 	out := AutoMerge{Number: a.Int("index")}
 	pr, resp, err := c.SDK(ctx).GetPullRequest(a.String("owner"), a.String("repo"), a.Int("index"))
@@ -97,7 +98,8 @@ func autoMerged(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallT
 		out.Note = "merged at once: no protection rule of the base branch requires status checks, or all it requires had passed"
 	case known && !required:
 		out.Scheduled = true
-		out.Note = "scheduled, and no protection rule of the base branch requires status checks: the forge merges it within seconds whatever its checks say; cancel_auto_merge cancels"
+		out.Note = "scheduled, and no protection rule of the base branch requires status checks: Gitea merges it within seconds " +
+			"whatever its checks say; Forgejo 10 waits until the head commit's statuses pass; cancel_auto_merge cancels"
 	case len(contexts) > 0:
 		out.Scheduled = true
 		out.Note = fmt.Sprintf("scheduled: the forge merges it when the required checks (%s) pass; get_ci_status shows them, cancel_auto_merge cancels",

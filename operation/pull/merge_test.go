@@ -75,7 +75,7 @@ func TestAutoMerge(t *testing.T) {
 		f.JSON("GET /api/v1/repos/o/r/branches/main", 200, map[string]any{"name": "main", "enable_status_check": false})
 		res := f.Call(t, pull.Tools(), "merge_pull_request", map[string]any{"owner": "o", "repo": "r", "index": 4.0, "auto_merge": true})
 		require.False(t, res.IsError, fakeforge.Text(t, res))
-		assert.Contains(t, fakeforge.Text(t, res), "no protection rule of the base branch requires status checks: the forge merges it within seconds whatever its checks say")
+		assert.Contains(t, fakeforge.Text(t, res), "no protection rule of the base branch requires status checks: Gitea merges it within seconds whatever its checks say; Forgejo 10 waits until the head commit's statuses pass")
 	})
 	t.Run("already scheduled", func(t *testing.T) {
 		f := fakeforge.New(t)

@@ -101,6 +101,12 @@ func TestLiveCommitStatus(t *testing.T) {
 	missing := fmt.Sprintf(`"0123456789abcdef0123456789abcdef01234567" in %s/%s not found (404): it does not exist or this token cannot see it`, ch.owner, ch.name)
 	assert.Equal(t, "commit "+missing, fakeforge.Text(t, res), "the forge's 500 for a missing commit reads as a 404")
 	res = f.Call(t, repo.Tools(), "get_commit_status", map[string]any{"owner": ch.owner, "repo": ch.name, "ref": "0123456789abcdef0123456789abcdef01234567"})
+	if f.Identify(t).ForgejoUpTo(10) {
+		// Forgejo 10 answers a full SHA it does not have as a commit nothing reported on.
+		require.False(t, res.IsError, fakeforge.Text(t, res))
+		assert.Contains(t, fakeforge.Text(t, res), `"statuses":[]`)
+		return
+	}
 	require.True(t, res.IsError)
 	assert.Equal(t, "ref "+missing, fakeforge.Text(t, res))
 }
@@ -138,7 +144,11 @@ func TestLiveDeleteBranchAndCollaborators(t *testing.T) {
 	assert.JSONEq(t, `{"deleted":true,"branch":"feature/two"}`, call("delete_branch", map[string]any{"branch": ch.branch}))
 	res := f.Call(t, repo.Tools(), "delete_branch", map[string]any{"owner": ch.owner, "repo": ch.name, "branch": ch.branch})
 	require.True(t, res.IsError)
-	assert.Equal(t, fmt.Sprintf("branch feature/two in %s/%s not found (404): it does not exist or this token cannot see it; list_branches shows the branches", ch.owner, ch.name), fakeforge.Text(t, res))
+	because := "" // Forgejo 10 adds its reason
+	if f.Identify(t).ForgejoUpTo(10) {
+		because = ": object does not exist"
+	}
+	assert.Equal(t, fmt.Sprintf("branch feature/two in %s/%s not found (404): it does not exist or this token cannot see it%s; list_branches shows the branches", ch.owner, ch.name, because), fakeforge.Text(t, res))
 	res = f.Call(t, repo.Tools(), "delete_branch", map[string]any{"owner": ch.owner, "repo": ch.name, "branch": "main"})
 	require.True(t, res.IsError)
 	assert.Equal(t, fmt.Sprintf("delete branch main in %s/%s: refused (403): it is the repository's default branch; make another branch the default first", ch.owner, ch.name), fakeforge.Text(t, res))
