@@ -52,7 +52,7 @@ func (h *HTTPConfig) registerFlags(fs *pflag.FlagSet, env Env) {
 	fs.BoolVar(&h.SharedToken, "http-shared-token", env("FORGEJO_MCP_HTTP_SHARED_TOKEN") == "true", "serve HTTP requests without credentials with the server's own token (FORGEJO_ACCESS_TOKEN or --token-file): everyone who can reach the port acts as this user")
 	fs.StringVar(&h.AllowedHosts, "http-allowed-hosts", env("FORGEJO_MCP_HTTP_ALLOWED_HOSTS"), "comma-separated host names accepted in Host and Origin besides loopback names and --public-url's host (DNS-rebinding guard); * accepts any")
 	fs.StringVar(&h.AllowedOrigins, "http-allowed-origins", env("FORGEJO_MCP_HTTP_ALLOWED_ORIGINS"), "comma-separated extra origins (https://app.example) accepted in Origin, for browser-based clients")
-	fs.StringVar(&h.OAuthIssuer, "oauth-issuer", env("FORGEJO_MCP_OAUTH_ISSUER"), "OAuth authorization server advertised to clients (default: --url without trailing slash; set it when users reach the forge at another URL than this server does)")
+	fs.StringVar(&h.OAuthIssuer, "oauth-issuer", env("FORGEJO_MCP_OAUTH_ISSUER"), "OAuth authorization server advertised to clients, exactly as the forge's OpenID issuer is spelled (default: the forge's own spelling from its /.well-known/openid-configuration; set it when users reach the forge at another URL than this server does)")
 	fs.Int64Var(&h.MaxBodyBytes, "http-max-body-bytes", 0, "largest HTTP request body; a larger one gets 413 (default: --max-frame-bytes, which fits the largest upload in base64)")
 	fs.StringVar(&h.MetricsAddr, "metrics-addr", env("FORGEJO_MCP_METRICS_ADDR"), "serve Prometheus /metrics on this host:port instead of on --http-addr (env FORGEJO_MCP_METRICS_ADDR)")
 	fs.IntVar(&h.MaxInFlight, "http-max-in-flight", 64, "HTTP requests served at once; more get 503")
@@ -186,7 +186,7 @@ func httpOptions(cfg *Config, defs []tool.Def, logger *slog.Logger) httpserver.O
 		Runner:             runner,
 		MaxUploadBytes:     cfg.MaxUploadBytes,
 		PublicURL:          h.publicURL,
-		Issuer:             strings.TrimSuffix(h.OAuthIssuer, "/"),
+		Issuer:             h.OAuthIssuer,
 		AllowedHosts:       tool.SplitList(h.AllowedHosts),
 		AllowedOrigins:     tool.SplitList(h.AllowedOrigins),
 		TrustedProxies:     h.trustedProxies,

@@ -75,7 +75,7 @@ func TestHTTPOptions(t *testing.T) {
 			o := httpOptions(cfg, nil, quiet())
 			assert.Empty(t, o.SharedToken, "the server token is not used unless asked")
 			assert.Nil(t, o.PublicURL)
-			assert.Empty(t, o.Issuer, "defaults to the forge URL in httpserver")
+			assert.Empty(t, o.Issuer, "httpserver reads the forge's own spelling")
 			assert.Equal(t, int64(cfg.MaxFrameBytes), o.MaxBodyBytes)
 			assert.GreaterOrEqual(t, o.MaxBodyBytes, int64(forgejo.DefaultMaxUploadBytes)*4/3)
 			assert.Equal(t, 64, o.MaxInFlight)
@@ -88,7 +88,7 @@ func TestHTTPOptions(t *testing.T) {
 		{name: "public URL and issuer", args: []string{"--public-url", "https://mcp.example/forge/", "--oauth-issuer", "https://forge.example/"}, wantHosts: []string{"127.0.0.1"}, check: func(t *testing.T, cfg *Config) {
 			o := httpOptions(cfg, nil, quiet())
 			assert.Equal(t, "https://mcp.example/forge", o.PublicURL.String())
-			assert.Equal(t, "https://forge.example", o.Issuer)
+			assert.Equal(t, "https://forge.example/", o.Issuer, "verbatim: Forgejo spells its issuer with the slash")
 		}},
 		{name: "explicit body limit", args: []string{"--http-max-body-bytes", "1000"}, wantHosts: []string{"127.0.0.1"}, check: func(t *testing.T, cfg *Config) {
 			assert.Equal(t, int64(1000), httpOptions(cfg, nil, quiet()).MaxBodyBytes)

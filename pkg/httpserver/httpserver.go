@@ -57,8 +57,9 @@ type Options struct {
 	// from each request.
 	PublicURL *url.URL
 	// Issuer is the OAuth authorization server named in the protected
-	// resource metadata; it must equal the forge's OIDC issuer (the forge's
-	// public URL without a trailing slash).
+	// resource metadata, exactly as given; it must equal the forge's OIDC
+	// issuer. "" asks the forge's discovery document for its spelling
+	// (issuer.go).
 	Issuer string
 	// AllowedHosts are host names (no port) accepted in Host and Origin
 	// besides loopback names and PublicURL's host; "*" turns the
@@ -123,6 +124,7 @@ type Server struct {
 	budget     *rpcguard.Budget
 	guard      rpcguard.Limits
 	handler    http.Handler
+	issuer     *issuer
 }
 
 // New builds a Server; it does no I/O.
@@ -148,6 +150,7 @@ func New(o Options) (*Server, error) {
 	for _, origin := range o.AllowedOrigins {
 		s.origins[strings.ToLower(strings.TrimRight(origin, "/"))] = true
 	}
+	s.issuer = newIssuer(o.Issuer, o.Forge, o.HTTPClient)
 	s.inflight = make(chan struct{}, o.MaxInFlight)
 	s.budget = rpcguard.NewBudget(o.MaxInflightBytes)
 	// A user may hold half the budget, or at least what one body of the
@@ -249,9 +252,6 @@ func setDefaults(o *Options) {
 	}
 	if o.Verify == nil {
 		o.Verify = VerifyWithForge
-	}
-	if o.Issuer == "" {
-		o.Issuer = strings.TrimSuffix(o.Forge.String(), "/")
 	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)

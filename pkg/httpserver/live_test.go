@@ -174,14 +174,15 @@ func TestLiveDiscoveryDocuments(t *testing.T) {
 	assert.Equal(t, http.StatusNotFound, status)
 	status, doc := get("/.well-known/openid-configuration")
 	require.Equal(t, http.StatusOK, status)
-	// The issuer as the forge spells it: Gitea's is the URL without a trailing slash, our default
-	// --oauth-issuer; Forgejo 10's is its ROOT_URL, with one (a strict client comparing the two
-	// needs --oauth-issuer set to that spelling).
+	// The issuer as the forge spells it: Gitea's is the URL without a trailing slash; Forgejo 10's
+	// is its ROOT_URL, with one. A strict client compares it byte for byte with the one our
+	// metadata names, which the server reads from this document (issuer.go).
 	issuer := f.URL
 	if f.Identify(t).ForgejoUpTo(10) {
 		issuer += "/"
 	}
 	assert.Equal(t, issuer, doc["issuer"])
+	assert.Equal(t, doc["issuer"], newIssuer("", mustURL(t, f.URL), http.DefaultClient).get(t.Context()))
 	assert.Equal(t, f.URL+"/login/oauth/authorize", doc["authorization_endpoint"])
 	methods, _ := doc["code_challenge_methods_supported"].([]any)
 	assert.True(t, slices.Contains(methods, any("S256")), "PKCE S256")
