@@ -125,11 +125,12 @@ func Fail(resp *sdk.Response, err error, verb, subject string) error {
 }
 
 func newError(verb, subject string, status int, message string, cause error) *Error {
-	missing := isMissingDump(message)
+	missing := isMissingDump(message) || isMissingPhrase(message)
 	message = forgeMessage(message)
 	if status >= 500 && missing {
 		// Gitea answers some routes on a missing issue with 500 "issue
-		// does not exist": it is a 404, and retrying cannot help.
+		// does not exist", Forgejo 10 a missing workflow with 500
+		// "workflow not found": it is a 404, and retrying cannot help.
 		status = http.StatusNotFound
 	}
 	if status == http.StatusNotFound && isGenericNotFound(message) {
@@ -233,6 +234,22 @@ func missingHint(name string) string {
 func isMissingDump(msg string) bool {
 	what, rest, ok := strings.Cut(msg, " does not exist [")
 	if !ok || !strings.HasSuffix(rest, "]") || what == "" {
+		return false
+	}
+	for _, r := range what {
+		if !unicode.IsLower(r) && r != ' ' {
+			return false
+		}
+	}
+	return true
+}
+
+// isMissingPhrase reports whether msg is a bare "<what> not found" in
+// lower-case words ("workflow not found"), which a forge means as a 404
+// even when it answers 500.
+func isMissingPhrase(msg string) bool {
+	what, ok := strings.CutSuffix(msg, " not found")
+	if !ok || what == "" {
 		return false
 	}
 	for _, r := range what {
