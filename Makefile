@@ -54,11 +54,13 @@ docs:
 	$(GO) run ./cmd/gendocs
 
 # Regenerate the described forges' API descriptions (internal/fakeforge/specs)
-# from Forgejo's development swagger.v1.json, the one a released Forgejo
-# serves and the Gitea test forge's; FORGEJO_SWAGGER, FORGEJO_RELEASE_SWAGGER
-# and FORGEJO_TEST_URL say where they are.
+# from Forgejo's development swagger.v1.json, the ones built Forgejo servers
+# serve (13.0.5, and a 10.0.0 development build's, kept in
+# internal/fakeforge/sources) and the Gitea test forge's; FORGEJO_SWAGGER,
+# FORGEJO_RELEASE_SWAGGER (comma-separated) and FORGEJO_TEST_URL say where
+# they are.
 FORGEJO_SWAGGER ?= ../shared/forgejo/swagger.v1.json
-FORGEJO_RELEASE_SWAGGER ?= ../shared/forgejo/swagger-13.0.5.json
+FORGEJO_RELEASE_SWAGGER ?= ../shared/forgejo/swagger-13.0.5.json,internal/fakeforge/sources/forgejo-10.0.0-dev-456d05998231.swagger.json
 fixtures:
 	$(GO) run ./internal/fakeforge/gen -forgejo $(FORGEJO_SWAGGER) -forgejo-release $(FORGEJO_RELEASE_SWAGGER) \
 		-gitea $$FORGEJO_TEST_URL/swagger.v1.json

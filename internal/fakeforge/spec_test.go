@@ -61,7 +61,7 @@ func TestLoadDescribed(t *testing.T) {
 	for _, s := range all {
 		got = append(got, s.Forge().String())
 	}
-	assert.Equal(t, []string{"Forgejo 13.0.5+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0", "Gitea 1.26.0"}, got)
+	assert.Equal(t, []string{"Forgejo 10.0.0-dev-456d05998231+gitea-1.22.0", "Forgejo 13.0.5+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0", "Gitea 1.26.0"}, got)
 }
 
 // Mimic answers in the flavour's shapes with every field set.

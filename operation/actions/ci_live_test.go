@@ -65,8 +65,10 @@ func TestLiveCIInTwoCalls(t *testing.T) {
 		require.Len(t, s.Statuses, 1)
 		assert.Equal(t, "lint", s.Statuses[0].Context)
 		assert.Empty(t, s.Runs)
-		assert.Equal(t, "Actions runs are not shown: list workflow runs of "+owner+"/"+name+": this forge ("+f.Identify(t).String()+
-			") has no such API route (its router answered 404 page not found, so nothing was looked up and this says nothing about whether it exists)", s.Note)
+		// Refused before sending where the table knows the version lacks the route, the router's 404 otherwise.
+		assert.True(t, strings.HasPrefix(s.Note, "Actions runs are not shown: list workflow runs of "+owner+"/"+name+": "), s.Note)
+		assert.True(t, strings.Contains(s.Note, "this forge is "+f.Identify(t).String()+", whose API has no such route, so nothing was sent") ||
+			strings.Contains(s.Note, "this forge ("+f.Identify(t).String()+") has no such API route (its router answered 404 page not found"), s.Note)
 		return
 	}
 	for i := 0; i < 100 && len(s.Runs) == 0; i++ { // the forge creates the run a moment after the dispatch

@@ -95,23 +95,35 @@ func TestCIStateForgejoShapes(t *testing.T) {
 	assert.Contains(t, out.Note, "this forge does not list a run's jobs")
 }
 
-// A forge whose router lacks the runs route (Forgejo 10 has Actions but no
-// API listing runs) still gets its statuses, with a note on what is missing.
+// A forge without the runs route (Forgejo 10 has Actions but no API
+// listing runs) still gets its statuses, with a note on what is missing:
+// refused before sending where the table knows the version lacks it, the
+// router's 404 where it does not (a version past the described ones).
 func TestCIStateWithoutRunsRoute(t *testing.T) {
-	f := fakeforge.New(t)
-	f.JSON("GET /api/v1/version", 200, map[string]any{"version": "10.0.0+gitea-1.22.0"})
-	f.JSON("GET /api/v1/repos/o/r/commits/"+headSHA+"/status", 200, map[string]any{"state": "failure", "sha": headSHA, "total_count": 1,
-		"statuses": []any{map[string]any{"context": "ci/test", "status": "failure", "description": "1 failed"}}})
-	f.Handle("GET /api/v1/repos/o/r/actions/runs", func(w http.ResponseWriter, r *http.Request) { http.NotFound(w, r) })
-	res := f.Call(t, actions.Tools(), "get_ci_status", map[string]any{"owner": "o", "repo": "r", "ref": headSHA})
-	require.False(t, res.IsError, fakeforge.Text(t, res))
-	var out actions.CIState
-	require.NoError(t, json.Unmarshal([]byte(fakeforge.Text(t, res)), &out))
-	assert.Equal(t, "failure", out.State)
-	assert.Equal(t, []actions.CIStatus{{Context: "ci/test", State: "failure", Description: "1 failed"}}, out.Statuses)
-	assert.Empty(t, out.Runs)
-	assert.Equal(t, "Actions runs are not shown: list workflow runs of o/r: this forge (Forgejo 10.0.0+gitea-1.22.0) has no such API route "+
-		"(its router answered 404 page not found, so nothing was looked up and this says nothing about whether it exists)", out.Note)
+	tests := []struct{ version, note string }{
+		{"10.0.0+gitea-1.22.0", "Actions runs are not shown: list workflow runs of o/r: Listing workflow runs needs Forgejo newer than " +
+			"10.0.0-dev-456d05998231 (13.0.5 has it) or Gitea (1.26.0 has it); this forge is Forgejo 10.0.0+gitea-1.22.0, whose API has no such route, so nothing was sent"},
+		{"11.0.0+gitea-1.22.0", "Actions runs are not shown: list workflow runs of o/r: this forge (Forgejo 11.0.0+gitea-1.22.0) has no such API route " +
+			"(its router answered 404 page not found, so nothing was looked up and this says nothing about whether it exists); " +
+			"it needs Forgejo newer than 10.0.0-dev-456d05998231 (13.0.5 has it) or Gitea (1.26.0 has it)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.version, func(t *testing.T) {
+			f := fakeforge.New(t)
+			f.JSON("GET /api/v1/version", 200, map[string]any{"version": tt.version})
+			f.JSON("GET /api/v1/repos/o/r/commits/"+headSHA+"/status", 200, map[string]any{"state": "failure", "sha": headSHA, "total_count": 1,
+				"statuses": []any{map[string]any{"context": "ci/test", "status": "failure", "description": "1 failed"}}})
+			f.Handle("GET /api/v1/repos/o/r/actions/runs", func(w http.ResponseWriter, r *http.Request) { http.NotFound(w, r) })
+			res := f.Call(t, actions.Tools(), "get_ci_status", map[string]any{"owner": "o", "repo": "r", "ref": headSHA})
+			require.False(t, res.IsError, fakeforge.Text(t, res))
+			var out actions.CIState
+			require.NoError(t, json.Unmarshal([]byte(fakeforge.Text(t, res)), &out))
+			assert.Equal(t, "failure", out.State)
+			assert.Equal(t, []actions.CIStatus{{Context: "ci/test", State: "failure", Description: "1 failed"}}, out.Statuses)
+			assert.Empty(t, out.Runs)
+			assert.Equal(t, tt.note, out.Note)
+		})
+	}
 }
 
 func TestCIStateNoActionsAndBadArgs(t *testing.T) {

@@ -15,9 +15,13 @@ import (
 
 // Described are the forge versions whose API descriptions the table is
 // checked against (internal/fakeforge/specs): Forgejo 13.0.5 as a real
-// server serves it, Forgejo's v17 development snapshot and Gitea 1.26.0.
+// server serves it, a Forgejo 10.0.0 development build as it serves it
+// (the newest Forgejo source the Go module proxy serves, built and run by
+// the live suite's FORGEJO_TEST_FORGEJO_BIN), Forgejo's v17 development
+// snapshot and Gitea 1.26.0.
 func Described() []Forge {
 	return []Forge{
+		{Flavour: Forgejo, Version: "10.0.0-dev-456d05998231+gitea-1.22.0"},
 		{Flavour: Forgejo, Version: "13.0.5+gitea-1.22.0"},
 		{Flavour: Forgejo, Version: "17.0.0-dev+gitea-1.22.0"},
 		{Flavour: Gitea, Version: "1.26.0"},
@@ -124,9 +128,15 @@ const (
 // Routes returns the routes a flavour, or some versions of one, lack.
 func Routes() []RouteDiff {
 	const actions = "/repos/{owner}/{repo}/actions/"
-	fj13 := Added("13.0.5", "17.0.0-dev") // added to Forgejo after 13.0.5
+	const fj10 = "10.0.0-dev-456d05998231" // the oldest described Forgejo
+	fj13 := Added("13.0.5", "17.0.0-dev")  // added to Forgejo after 13.0.5
 	gitea := Present("1.26.0")
 	return []RouteDiff{
+		{Method: http.MethodGet, Route: actions + "runs", Forgejo: Added(fj10, "13.0.5"), Gitea: gitea,
+			Feature: "Listing workflow runs", Tools: []string{"list_workflow_runs", "get_ci_status"},
+			Otherwise: Refused + "; get_ci_status shows the commit's statuses with a note that runs are not shown"},
+		{Method: http.MethodGet, Route: actions + "runs/{run_id}", Forgejo: Added(fj10, "13.0.5"), Gitea: gitea,
+			Feature: "Reading a workflow run", Tools: []string{"get_workflow_run"}, Otherwise: Refused},
 		{Method: http.MethodGet, Route: actions + "runs/{run_id}/jobs", Forgejo: fj13, Gitea: gitea,
 			Feature: "Listing a workflow run's jobs", Tools: []string{"list_action_run_jobs"}, Otherwise: Refused},
 		{Method: http.MethodGet, Route: actions + "jobs/{job_id}/logs", Forgejo: fj13, Gitea: gitea,
@@ -146,11 +156,11 @@ func Routes() []RouteDiff {
 			Feature: "Cancelling a workflow run", Tools: []string{"cancel_workflow_run"}, Otherwise: Refused},
 		{Method: http.MethodPost, Route: actions + "runs/{run}/rerun", Forgejo: Absent("17.0.0-dev"), Gitea: gitea,
 			Feature: "Re-running a workflow run", Tools: []string{"rerun_workflow_run"}, Otherwise: Refused},
-		{Method: http.MethodPost, Route: "/repos/{owner}/{repo}/pulls/{index}/reviews/{id}/comments", Forgejo: Present("13.0.5"), Gitea: Absent("1.26.0"),
+		{Method: http.MethodPost, Route: "/repos/{owner}/{repo}/pulls/{index}/reviews/{id}/comments", Forgejo: Present(fj10), Gitea: Absent("1.26.0"),
 			Feature: "Adding a line comment to a review", Tools: []string{"add_pull_review_comments", "reply_to_pull_review_comment"},
 			Otherwise: "the comments go in as a PENDING review, which the forge folds into the caller's pending review (its text and commit sent back unchanged): " +
 				"only the caller's own pending review can grow; a reply joins it, or is a one-comment review when there is none"},
-		{Method: http.MethodDelete, Route: "/repos/{owner}/{repo}/pulls/{index}/reviews/{id}/comments/{comment}", Forgejo: Present("13.0.5"), Gitea: Absent("1.26.0"),
+		{Method: http.MethodDelete, Route: "/repos/{owner}/{repo}/pulls/{index}/reviews/{id}/comments/{comment}", Forgejo: Present(fj10), Gitea: Absent("1.26.0"),
 			Feature: "Deleting a review's line comment", Tools: []string{"delete_pull_review_comment"},
 			Otherwise: "the comment is checked to be the review's, deleted through the issue comment route, and checked gone (isError if the forge kept it, as an older Gitea did)"},
 	}
