@@ -116,8 +116,10 @@ func (r *Recorder) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	}
 	out := req.Clone(req.Context())
 	out.RequestURI = ""
+	// The Host header stays the proxy's: a forge that builds absolute
+	// URLs from the request (Gitea 1.26's default) then names the proxy,
+	// as one that uses its ROOT_URL does.
 	out.URL.Scheme, out.URL.Host = r.target.Scheme, r.target.Host
-	out.Host = r.target.Host
 	out.Body = io.NopCloser(bytes.NewReader(reqBody))
 	out.ContentLength = int64(len(reqBody))
 	resp, err := r.transport.RoundTrip(out) // never follows redirects: the tool sees them
