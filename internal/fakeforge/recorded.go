@@ -98,6 +98,22 @@ func Recordings() ([]*Recording, error) {
 
 var originPattern = regexp.MustCompile(`http://127\.0\.0\.1:[0-9]+`)
 
+// PartialRecordings are sweeps of some tools only, against a forge no
+// full sweep recorded: the replay drives just the tools each swept
+// (Recording.Tools). The Forgejo 10 development snapshot built here
+// (recorded/README.md) is one; it is no Forgejo release.
+func PartialRecordings() ([]*Recording, error) {
+	var out []*Recording
+	for _, name := range []string{"forgejo-10.0.0-dev-456d05998231+gitea-1.22.0"} {
+		r, err := LoadRecording(name)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
 // LoadRecording reads recorded/<name>.jsonl and, after it, its later
 // sweeps of the same forge, recorded/<name>-sweep*.jsonl in name order
 // (recorded/README.md): one recording of one forge version, each later
@@ -194,16 +210,33 @@ func (r *Recording) Tools() []string {
 	return out
 }
 
-// Spec returns the described API of the recorded forge's version.
+// Spec returns the described API of the recorded forge's version or, for
+// a version no description is of (the Forgejo 10 development snapshot),
+// the nearest later described version of the same flavour: its routes are
+// matched by that version's templates.
 func (r *Recording) Spec() (*Spec, error) {
 	all, err := LoadDescribed()
 	if err != nil {
 		return nil, err
 	}
+	var later *Spec
 	for _, s := range all {
 		if s.Forge() == r.Forge {
 			return s, nil
 		}
+		if s.Flavour != string(r.Forge.Flavour) {
+			continue
+		}
+		if c, ok := forgejo.CompareVersions(s.Version, r.Forge.Version); ok && c > 0 {
+			if later == nil {
+				later = s
+			} else if c, ok := forgejo.CompareVersions(s.Version, later.Version); ok && c < 0 {
+				later = s
+			}
+		}
 	}
-	return nil, fmt.Errorf("%s: no API description of %s", r.Name, r.Forge)
+	if later != nil {
+		return later, nil
+	}
+	return nil, fmt.Errorf("%s: no API description of %s or a later %s", r.Name, r.Forge, r.Forge.Flavour)
 }

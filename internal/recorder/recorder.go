@@ -189,11 +189,15 @@ func (r *Recorder) write(e Exchange) {
 	defer r.mu.Unlock()
 	r.seq++
 	e.Seq, e.Tool, e.Call = r.seq, r.tool, r.call
-	line, err := json.Marshal(e)
-	if err != nil { // only RawMessage could fail, and it was checked valid
-		line, _ = json.Marshal(map[string]any{"seq": e.Seq, "error": err.Error()})
+	// "&" in a query stays "&", as in the first recordings: no HTML escapes.
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(e); err != nil { // only RawMessage could fail, and it was checked valid
+		buf.Reset()
+		_ = enc.Encode(map[string]any{"seq": e.Seq, "error": err.Error()})
 	}
-	s := string(line)
+	s := strings.TrimSuffix(buf.String(), "\n")
 	for tok := range r.tokens {
 		if tok != "" {
 			s = strings.ReplaceAll(s, tok, "<token>")
