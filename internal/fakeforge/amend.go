@@ -29,6 +29,11 @@ var realStatuses = map[string]int{
 	// Gitea answers 201 to creating a tag (seq 19), described as 200 by
 	// Gitea (Forgejo's description says 201).
 	"POST /repos/{owner}/{repo}/tags": 201,
+	// Adding a reaction is described with 200 (it was there already) and
+	// 201 (added); the generator takes the lowest described success, and a
+	// new reaction is 201 (Gitea, gitea-1.26.0-sweep2 seq 1034 and 1036).
+	"POST /repos/{owner}/{repo}/issues/{index}/reactions":       201,
+	"POST /repos/{owner}/{repo}/issues/comments/{id}/reactions": 201,
 }
 
 // nullableMembers are text members the forges send as null when unset (a

@@ -6,7 +6,10 @@ import (
 	"embed"
 	"encoding/json"
 	"fmt"
+	"io/fs"
+	"path"
 	"regexp"
+	"sort"
 	"strings"
 	"sync"
 
@@ -68,6 +71,9 @@ type Recording struct {
 	// ("http://127.0.0.1:34251"), which a replay rewrites to its own.
 	Origin    string
 	Exchanges []Exchange
+	// Parts are the later sweeps' files ("gitea-1.26.0-sweep2") whose
+	// exchanges follow the first file's.
+	Parts []string
 
 	index struct { // Replay's, made on first use
 		once  sync.Once
@@ -92,20 +98,82 @@ func Recordings() ([]*Recording, error) {
 
 var originPattern = regexp.MustCompile(`http://127\.0\.0\.1:[0-9]+`)
 
-// LoadRecording reads recorded/<name>.jsonl.
+// PartialRecordings are sweeps of some tools only, against a forge no
+// full sweep recorded: the replay drives just the tools each swept
+// (Recording.Tools). The Forgejo 10 development snapshot built here
+// (recorded/README.md) is one; it is no Forgejo release.
+func PartialRecordings() ([]*Recording, error) {
+	var out []*Recording
+	for _, name := range []string{"forgejo-10.0.0-dev-456d05998231+gitea-1.22.0"} {
+		r, err := LoadRecording(name)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// LoadRecording reads recorded/<name>.jsonl and, after it, its later
+// sweeps of the same forge, recorded/<name>-sweep*.jsonl in name order
+// (recorded/README.md): one recording of one forge version, each later
+// sweep's origin rewritten to the first's and its seq numbers its own.
 func LoadRecording(name string) (*Recording, error) {
 	raw, err := recordedFiles.ReadFile("recorded/" + name + ".jsonl")
 	if err != nil {
 		return nil, fmt.Errorf("no recording %q: %w", name, err)
 	}
 	r := &Recording{Name: name, Origin: string(originPattern.Find(raw))}
+	if err := r.add(name, raw); err != nil {
+		return nil, err
+	}
+	if r.Forge.Flavour == "" || r.Origin == "" {
+		return nil, fmt.Errorf("%s: no /api/v1/version answer or no absolute URL", name)
+	}
+	parts, err := fs.Glob(recordedFiles, "recorded/"+name+"-sweep*.jsonl")
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(parts)
+	for _, p := range parts {
+		raw, err := recordedFiles.ReadFile(p)
+		if err != nil {
+			return nil, err
+		}
+		part := strings.TrimSuffix(path.Base(p), ".jsonl")
+		if origin := originPattern.Find(raw); origin != nil {
+			raw = bytes.ReplaceAll(raw, origin, []byte(r.Origin))
+		}
+		forge := r.Forge
+		if err := r.add(part, raw); err != nil {
+			return nil, err
+		}
+		if r.Forge != forge {
+			return nil, fmt.Errorf("%s answered as %s, not %s like %s", part, r.Forge, forge, name)
+		}
+		r.Parts = append(r.Parts, part)
+	}
+	return r, nil
+}
+
+// add appends the exchanges of one recorded file; a seq another file of
+// the recording used is an error (Seq names one exchange).
+func (r *Recording) add(file string, raw []byte) error {
+	seen := map[int]bool{}
+	for _, e := range r.Exchanges {
+		seen[e.Seq] = true
+	}
 	sc := bufio.NewScanner(bytes.NewReader(raw))
 	sc.Buffer(make([]byte, 0, 1<<20), 8<<20)
-	for sc.Scan() {
+	for line := 1; sc.Scan(); line++ {
 		var e Exchange
 		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
-			return nil, fmt.Errorf("%s line %d: %w", name, len(r.Exchanges)+1, err)
+			return fmt.Errorf("%s line %d: %w", file, line, err)
 		}
+		if seen[e.Seq] {
+			return fmt.Errorf("%s line %d: seq %d again", file, line, e.Seq)
+		}
+		seen[e.Seq] = true
 		r.Exchanges = append(r.Exchanges, e)
 		if e.Route() == "/api/v1/version" && e.Status == 200 {
 			var v struct {
@@ -116,13 +184,7 @@ func LoadRecording(name string) (*Recording, error) {
 			}
 		}
 	}
-	if err := sc.Err(); err != nil {
-		return nil, err
-	}
-	if r.Forge.Flavour == "" || r.Origin == "" {
-		return nil, fmt.Errorf("%s: no /api/v1/version answer or no absolute URL", name)
-	}
-	return r, nil
+	return sc.Err()
 }
 
 // Seq returns the exchange numbered seq (README's sequence numbers).
@@ -148,16 +210,33 @@ func (r *Recording) Tools() []string {
 	return out
 }
 
-// Spec returns the described API of the recorded forge's version.
+// Spec returns the described API of the recorded forge's version or, for
+// a version no description is of (the Forgejo 10 development snapshot),
+// the nearest later described version of the same flavour: its routes are
+// matched by that version's templates.
 func (r *Recording) Spec() (*Spec, error) {
 	all, err := LoadDescribed()
 	if err != nil {
 		return nil, err
 	}
+	var later *Spec
 	for _, s := range all {
 		if s.Forge() == r.Forge {
 			return s, nil
 		}
+		if s.Flavour != string(r.Forge.Flavour) {
+			continue
+		}
+		if c, ok := forgejo.CompareVersions(s.Version, r.Forge.Version); ok && c > 0 {
+			if later == nil {
+				later = s
+			} else if c, ok := forgejo.CompareVersions(s.Version, later.Version); ok && c < 0 {
+				later = s
+			}
+		}
 	}
-	return nil, fmt.Errorf("%s: no API description of %s", r.Name, r.Forge)
+	if later != nil {
+		return later, nil
+	}
+	return nil, fmt.Errorf("%s: no API description of %s or a later %s", r.Name, r.Forge, r.Forge.Flavour)
 }

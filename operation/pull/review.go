@@ -139,10 +139,17 @@ type Review struct {
 	HTMLURL   string     `json:"html_url,omitempty"`
 }
 
+// compactReview shapes a review. A PENDING review has not been submitted,
+// yet both forges send its creation time as submitted_at (Gitea 1.26.0 and
+// Forgejo 10, recorded: gitea-1.26.0-sweep2 seq 1017 and 1045): shown, it
+// would read as a review already sent, so a pending review shows none.
 func compactReview(r *sdk.PullReview) Review {
 	out := Review{ID: r.ID, Reviewer: forgejo.Login(r.Reviewer), State: string(r.State), Body: r.Body,
 		CommitID: r.CommitID, Comments: r.CodeCommentsCount, Stale: r.Stale, Official: r.Official,
 		Dismissed: r.Dismissed, Submitted: forgejo.TimePtr(&r.Submitted), HTMLURL: r.HTMLURL}
+	if r.State == sdk.ReviewStatePending {
+		out.Submitted = nil
+	}
 	if r.ReviewerTeam != nil {
 		out.Team = r.ReviewerTeam.Name
 	}

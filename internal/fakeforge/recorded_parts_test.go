@@ -1,0 +1,58 @@
+package fakeforge_test
+
+import (
+	"regexp"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"codeberg.org/forgejo-mcp/forgejo-mcp/internal/fakeforge"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
+)
+
+// A recording's later sweeps load as part of it: one origin (the replay
+// rewrites only the recording's), seq numbers that each name one
+// exchange, and the same forge version; a partial recording's routes are
+// matched by the nearest later described version of its flavour.
+func TestRecordingParts(t *testing.T) {
+	anyOrigin := regexp.MustCompile(`http://127\.0\.0\.1:[0-9]+`)
+	partial, err := fakeforge.PartialRecordings()
+	require.NoError(t, err)
+	full, err := fakeforge.Recordings()
+	require.NoError(t, err)
+	tests := []struct {
+		rec       *fakeforge.Recording
+		parts     []string
+		exchanges int
+		spec      string // the described version its routes are matched by
+	}{
+		{full[0], nil, 257, "13.0.5+gitea-1.22.0"},
+		{full[1], []string{"gitea-1.26.0-sweep2"}, 247 + 63, "1.26.0"},
+		{partial[0], nil, 59, "13.0.5+gitea-1.22.0"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.rec.Name, func(t *testing.T) {
+			assert.Equal(t, tt.parts, tt.rec.Parts)
+			require.Len(t, tt.rec.Exchanges, tt.exchanges)
+			seqs := map[int]bool{}
+			for _, e := range tt.rec.Exchanges {
+				assert.False(t, seqs[e.Seq], "seq %d twice", e.Seq)
+				seqs[e.Seq] = true
+				if e.Response == nil {
+					continue
+				}
+				for _, o := range anyOrigin.FindAllString(string(e.Response.JSON), -1) {
+					if o != "http://127.0.0.1:9" { // the first sweep's webhook target (port 9, discard)
+						assert.Equal(t, tt.rec.Origin, o, "seq %d", e.Seq)
+					}
+				}
+			}
+			spec, err := tt.rec.Spec()
+			require.NoError(t, err)
+			assert.Equal(t, tt.spec, spec.Version)
+		})
+	}
+	assert.Equal(t, forgejo.Forgejo, partial[0].Forge.Flavour)
+	assert.NotEqual(t, "13.0.5+gitea-1.22.0", partial[0].Forge.Version, "the snapshot is not counted as 13.0.5")
+}
