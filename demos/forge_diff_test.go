@@ -1,10 +1,12 @@
 package demos
 
 import (
+	"net/http"
 	"strings"
 	"testing"
 
 	"codeberg.org/forgejo-mcp/forgejo-mcp/internal/testforge"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
 )
 
 // forgeDiffs returns the blocks of document d (by index) whose output
@@ -21,8 +23,7 @@ func forgeDiffs(t *testing.T, f *testforge.Forge, owner, repo string, d *doc) ma
 		return nil
 	}
 	out := map[int]string{}
-	note := "Actions runs are not shown: list workflow runs of " + owner + "/" + repo + ": this forge (" + f.Identify(t).String() +
-		") has no such API route (its router answered 404 page not found, so nothing was looked up and this says nothing about whether it exists); "
+	note := "Actions runs are not shown: list workflow runs of " + owner + "/" + repo + ": " + missingRuns(f.Identify(t)) + "; "
 	for i, b := range d.blocks {
 		if !strings.Contains(b.code, "get_ci_status") || !strings.Contains(b.code, "field note") {
 			continue
@@ -33,4 +34,17 @@ func forgeDiffs(t *testing.T, f *testforge.Forge, owner, repo string, d *doc) ma
 		}
 	}
 	return out
+}
+
+// missingRuns is why get_ci_status shows no runs on forge id: refused
+// before sending where the compatibility table knows its version lacks the
+// runs route (Forgejo 10), the router's 404 where it does not.
+func missingRuns(id testforge.Identity) string {
+	d, _ := forgejo.RouteFor(http.MethodGet, "/repos/{owner}/{repo}/actions/runs")
+	fg := forgejo.Forge{Flavour: forgejo.Flavour(id.Flavour()), Version: id.Version}
+	if d.LackedBy(fg) {
+		return (&forgejo.RouteError{Feature: d.Feature, Needs: d.Needs(), Forge: fg}).Error()
+	}
+	return "this forge (" + id.String() + ") has no such API route (its router answered 404 page not found, " +
+		"so nothing was looked up and this says nothing about whether it exists); it needs " + d.Needs()
 }

@@ -211,9 +211,8 @@ func (r *Recording) Tools() []string {
 }
 
 // Spec returns the described API of the recorded forge's version or, for
-// a version no description is of (the Forgejo 10 development snapshot),
-// the nearest later described version of the same flavour: its routes are
-// matched by that version's templates.
+// a version no description is of, the nearest later described version of
+// the same flavour: its routes are matched by that version's templates.
 func (r *Recording) Spec() (*Spec, error) {
 	all, err := LoadDescribed()
 	if err != nil {

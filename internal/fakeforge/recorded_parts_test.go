@@ -29,7 +29,7 @@ func TestRecordingParts(t *testing.T) {
 	}{
 		{full[0], nil, 257, "13.0.5+gitea-1.22.0"},
 		{full[1], []string{"gitea-1.26.0-sweep2"}, 247 + 63, "1.26.0"},
-		{partial[0], nil, 59, "13.0.5+gitea-1.22.0"},
+		{partial[0], nil, 59, "10.0.0-dev-456d05998231+gitea-1.22.0"}, // its own description (internal/fakeforge/sources)
 	}
 	for _, tt := range tests {
 		t.Run(tt.rec.Name, func(t *testing.T) {
