@@ -27,7 +27,12 @@ func TestLogNotificationsAreNeverLost(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a stress test")
 	}
-	fx := newFixture(t, nil)
+	// Eight callers, each sending its next call as soon as it has the
+	// last one's response: the server releases a call's per-user slot
+	// only after writing that response, so for a moment a ninth can
+	// arrive. The per-user bound is not what this test is about.
+	const callers = 8
+	fx := newFixture(t, func(o *Options) { o.MaxInFlightPerUser = 2 * callers })
 	var got atomic.Int64
 	client := mcp.NewClient(&mcp.Implementation{Name: "forgejo-mcp-test", Version: "1"}, &mcp.ClientOptions{
 		LoggingMessageHandler: func(_ context.Context, r *mcp.LoggingMessageRequest) {
@@ -61,7 +66,7 @@ func TestLogNotificationsAreNeverLost(t *testing.T) {
 	const calls = 300
 	var wg sync.WaitGroup
 	var done atomic.Int64
-	for range 8 {
+	for range callers {
 		wg.Go(func() {
 			for done.Add(1) <= calls {
 				p := &mcp.CallToolParams{Name: "peek_thing", Arguments: map[string]any{}, Meta: mcp.Meta{"io.modelcontextprotocol/logLevel": "info"}}
