@@ -14,15 +14,8 @@ import (
 // the field names of that flavour (Forgejo's or Gitea's) everywhere.
 func (s *Server) Mimic(spec *Spec) {
 	s.mimic(spec, answers{
-		file: func(w http.ResponseWriter, _ *http.Request) {
-			w.Header().Set("Content-Type", "application/octet-stream")
-			_, _ = w.Write([]byte("file bytes"))
-		},
-		text: func(w http.ResponseWriter, _ *http.Request, tpl string, status int) {
-			w.Header().Set("Content-Type", "text/plain")
-			w.WriteHeader(status)
-			_, _ = w.Write([]byte("text of " + tpl))
-		},
+		file: mimicFile,
+		text: mimicText,
 		json: func(_ *http.Request, sc *Schema) any { return spec.Example(sc) },
 	})
 }
@@ -183,15 +176,8 @@ func exampleString(sc *Schema, name string) string {
 // they take the nulls the real forges send where Mimic sets everything.
 func (s *Server) MimicNulls(spec *Spec) {
 	s.mimic(spec, answers{
-		file: func(w http.ResponseWriter, _ *http.Request) {
-			w.Header().Set("Content-Type", "application/octet-stream")
-			_, _ = w.Write([]byte("file bytes"))
-		},
-		text: func(w http.ResponseWriter, _ *http.Request, tpl string, status int) {
-			w.Header().Set("Content-Type", "text/plain")
-			w.WriteHeader(status)
-			_, _ = w.Write([]byte("text of " + tpl))
-		},
+		file: mimicFile,
+		text: mimicText,
 		json: func(_ *http.Request, sc *Schema) any { return spec.nullOut(spec.Example(sc), sc) },
 	})
 }
@@ -223,4 +209,17 @@ func (s *Spec) nullOut(v any, sc *Schema) any {
 		}
 	}
 	return v
+}
+
+// mimicFile answers a binary route with a few bytes (Mimic, MimicNulls).
+func mimicFile(w http.ResponseWriter, _ *http.Request) {
+	w.Header().Set("Content-Type", "application/octet-stream")
+	_, _ = w.Write([]byte("file bytes"))
+}
+
+// mimicText answers a text route with a line naming it (Mimic, MimicNulls).
+func mimicText(w http.ResponseWriter, _ *http.Request, tpl string, status int) {
+	w.Header().Set("Content-Type", "text/plain")
+	w.WriteHeader(status)
+	_, _ = w.Write([]byte("text of " + tpl))
 }
