@@ -22,7 +22,7 @@ import (
 
 // domains are the inventory's parts, in its order. Each builds its
 // definitions only when called, so a one-shot --cli call builds one part
-// (Find) rather than all 165 tools.
+// (Find) rather than every tool.
 func domains() []func() []tool.Def {
 	return []func() []tool.Def{
 		version.Tools,
