@@ -129,9 +129,7 @@ func pageOf[T any](a tool.Args, items []*T, total int64, bare bool) ([]*T, bool)
 	if !bare {
 		return items, (page-1)*limit+int64(len(items)) < total
 	}
-	from := min((page-1)*limit, int64(len(items)))
-	to := min(from+limit, int64(len(items)))
-	return items[from:to], to < int64(len(items))
+	return forgejo.Cut(items, int(page), int(limit))
 }
 
 func listJobs(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {

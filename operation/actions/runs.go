@@ -136,8 +136,8 @@ func newestFirst(ctx context.Context, c *forgejo.Client, p string, q url.Values,
 	ascending := len(probe.Runs) == 2 && probe.Runs[0] != nil && probe.Runs[1] != nil && probe.Runs[0].ID < probe.Runs[1].ID
 	if !ascending {
 		if total <= int64(len(probe.Runs)) { // the probe holds them all
-			from := min((page-1)*limit, int64(len(probe.Runs)))
-			return probe.Runs[from:min(from+limit, int64(len(probe.Runs)))], page*limit < total, nil
+			runs, _ := forgejo.Cut(probe.Runs, int(page), int(limit))
+			return runs, page*limit < total, nil
 		}
 		var list rawRunList
 		err := c.DoJSON(ctx, http.MethodGet, p, withPage(q, page, limit), nil, &list)

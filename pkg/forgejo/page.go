@@ -43,7 +43,14 @@ func PageOf[T any](resp *sdk.Response, items []T, page, limit int) ([]T, bool) {
 	if !whole {
 		return items, HasMore(resp, page, len(items), limit)
 	}
-	from := min((page-1)*limit, len(items))
+	return Cut(items, page, limit)
+}
+
+// Cut returns page (1-based) of limit items cut from the whole list, and
+// whether more follow it: the one place a list a forge answered whole is
+// paged here.
+func Cut[T any](items []T, page, limit int) ([]T, bool) {
+	from := min(max(page-1, 0)*limit, len(items))
 	to := min(from+limit, len(items))
 	return items[from:to], to < len(items)
 }
