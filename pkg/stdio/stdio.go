@@ -138,10 +138,23 @@ func Serve(ctx context.Context, s *server.MCPServer, in io.Reader, out io.Writer
 		budget: rpcguard.NewBudget(lim.MaxInflightBytes)}
 
 	done := make(chan struct{})
-	defer close(done)
+	forwarded := make(chan struct{})
+	// Serve returns only once the forwarder has stopped writing to out
+	// (bounded by the grace, should out block): a caller may read or
+	// close out as soon as Serve returns.
+	defer func() {
+		close(done)
+		select {
+		case <-forwarded:
+		case <-time.After(lim.ShutdownGrace):
+		}
+	}()
 	frames := make(chan frame)
 	go c.read(in, frames, done)
-	go c.forwardNotifications(sess, done)
+	go func() {
+		defer close(forwarded)
+		c.forwardNotifications(sess, done)
+	}()
 
 	err := c.loop(loopCtx, frames)
 	if err == nil && loopCtx.Err() == nil {
