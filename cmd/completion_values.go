@@ -173,7 +173,7 @@ func forgeValues(ctx context.Context, fs *pflag.FlagSet, d tool.Def, param strin
 	}
 	ctx, cancel := context.WithTimeout(ctx, lookupTimeout)
 	defer cancel()
-	c := complete.New(complete.Options{Client: cfg.runner(slog.New(slog.DiscardHandler)).Client})
+	c := complete.New(completeOptions(cfg.runner(slog.New(slog.DiscardHandler))))
 	if param == "repo" && (strings.Contains(cur, "/") || ctxArgs["owner"] == "" || !hasParam(d, "owner")) {
 		// -R OWNER/REPO: owners first, then the owner's repositories.
 		owner, prefix, found := strings.Cut(cur, "/")

@@ -18,6 +18,7 @@ import (
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/rpcguard"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/stdio"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/trust"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/version"
 )
 
@@ -38,9 +39,15 @@ type Config struct {
 	Tools           string
 	ExcludeTools    string
 	ReadOnly        bool
-	CallTimeout     time.Duration
-	RequestTimeout  time.Duration
-	MaxConcurrent   int
+	// Repos limits every call to these repositories (--repos); Scope is
+	// it parsed. Lockdown withholds text by people without write access
+	// to a public repository (--lockdown). See pkg/trust.
+	Repos          string
+	Scope          trust.Scope
+	Lockdown       bool
+	CallTimeout    time.Duration
+	RequestTimeout time.Duration
+	MaxConcurrent  int
 	// MaxConcurrentPerUser bounds one identity's calls (#13): over HTTP
 	// the token's user; on stdio the one identity there is.
 	MaxConcurrentPerUser int
@@ -81,6 +88,8 @@ func (c *Config) registerFlags(fs *pflag.FlagSet, env Env) {
 	fs.StringVar(&c.Tools, "tools", env("FORGEJO_MCP_TOOLS"), "comma-separated allow-list of tool names")
 	fs.StringVar(&c.ExcludeTools, "exclude-tools", env("FORGEJO_MCP_EXCLUDE_TOOLS"), "comma-separated tool names to leave out")
 	fs.BoolVar(&c.ReadOnly, "read-only", env("FORGEJO_MCP_READ_ONLY") == "true", "offer only read-only tools")
+	fs.StringVar(&c.Repos, "repos", env("FORGEJO_MCP_REPOS"), "comma-separated OWNER/REPO and OWNER/* the tools may reach; nothing else is sent to the forge, and results from other repositories are dropped (env FORGEJO_MCP_REPOS; default: every repository the token reaches)")
+	fs.BoolVar(&c.Lockdown, "lockdown", env("FORGEJO_MCP_LOCKDOWN") == "true", "withhold the text of people without write access to a public repository (issues, comments, reviews, commit messages…), keeping who wrote it and why it is withheld (env FORGEJO_MCP_LOCKDOWN)")
 	fs.DurationVar(&c.CallTimeout, "call-timeout", 30*time.Second, "deadline of one tool call")
 	fs.DurationVar(&c.RequestTimeout, "request-timeout", forgejo.DefaultRequestTimeout, "timeout of one forge HTTP request")
 	fs.IntVar(&c.MaxConcurrent, "max-concurrent", envInt(env, "FORGEJO_MCP_MAX_CONCURRENT", tool.DefaultMaxConcurrent), "tool calls running at once across all users; more get a busy error (env FORGEJO_MCP_MAX_CONCURRENT)")
@@ -150,6 +159,13 @@ func (c *Config) resolve(env Env, needForge bool) error {
 	}
 	if err := c.resolveBounds(); err != nil {
 		return err
+	}
+	if strings.TrimSpace(c.Repos) != "" {
+		scope, err := trust.ParseScope(c.Repos, "--repos")
+		if err != nil {
+			return usagef("%v", err)
+		}
+		c.Scope = scope
 	}
 	tlsConfig, err := forgejo.TLSConfig(c.CAFile, c.InsecureSkipVerify)
 	if err != nil {
@@ -244,7 +260,8 @@ func (c *Config) selection() tool.Selection {
 // runner builds the call pipeline for one fixed identity.
 func (c *Config) runner(logger *slog.Logger) *tool.Runner {
 	r := &tool.Runner{Timeout: c.CallTimeout, Logger: logger,
-		MaxArgBytes: c.MaxArgsBytes, MaxLargeArgBytes: int64(c.MaxFrameBytes), MaxResultBytes: c.MaxResultBytes}
+		MaxArgBytes: c.MaxArgsBytes, MaxLargeArgBytes: int64(c.MaxFrameBytes), MaxResultBytes: c.MaxResultBytes,
+		Repos: c.Scope, Lockdown: c.Lockdown, Marks: true}
 	r.SetLimits(tool.Limits{PerServer: c.MaxConcurrent, PerIdentity: c.MaxConcurrentPerUser, Observer: c.observer})
 	if c.InsecureSkipVerify {
 		logger.Warn("TLS CERTIFICATE VERIFICATION IS OFF (--insecure-skip-verify): anyone on the path to the forge can read the token and forge every answer; use --ca-file with the forge's CA instead")

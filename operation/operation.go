@@ -50,7 +50,7 @@ func All() []tool.Def {
 	for _, tools := range domains() {
 		all = append(all, tools()...)
 	}
-	return withAliases(all)
+	return withTrust(withAliases(all))
 }
 
 // Find returns the tool named name, with its aliases, building only the
@@ -61,5 +61,5 @@ func Find(name string) (tool.Def, bool) {
 	if i < 0 {
 		return tool.Def{}, false
 	}
-	return tool.Find(withAliases(domains()[i]()), name)
+	return tool.Find(withTrust(withAliases(domains()[i]())), name)
 }

@@ -109,7 +109,7 @@ type Run struct {
 	ID         int64  `json:"id"`
 	RunNumber  int64  `json:"run_number,omitempty"`
 	Workflow   string `json:"workflow,omitempty"`
-	Title      string `json:"title"`
+	Title      string `json:"title" trust:"text"`
 	Status     string `json:"status"`
 	Conclusion string `json:"conclusion,omitempty"`
 	// ForgeStatus is the forge's own word when status translates it
@@ -118,7 +118,7 @@ type Run struct {
 	Branch      string     `json:"branch,omitempty"`
 	SHA         string     `json:"sha,omitempty"`
 	Event       string     `json:"event,omitempty"`
-	Actor       string     `json:"actor,omitempty"`
+	Actor       string     `json:"actor,omitempty" trust:"author"`
 	Started     *time.Time `json:"started,omitempty"`
 	Completed   *time.Time `json:"completed,omitempty"`
 	Duration    string     `json:"duration,omitempty"`

@@ -67,7 +67,7 @@ type CIStatus struct {
 type CIRun struct {
 	ID         int64  `json:"id"`
 	Workflow   string `json:"workflow,omitempty"`
-	Title      string `json:"title"`
+	Title      string `json:"title" trust:"text"`
 	Status     string `json:"status"`
 	Conclusion string `json:"conclusion,omitempty"`
 	Event      string `json:"event,omitempty"`

@@ -17,7 +17,7 @@ import (
 // both forges' ordinary attachments read the same.
 type Meta struct {
 	ID            int64     `json:"id"`
-	Name          string    `json:"name"`
+	Name          string    `json:"name" trust:"text"`
 	Size          *int64    `json:"size,omitempty"`
 	DownloadCount int64     `json:"download_count"`
 	Created       time.Time `json:"created_at"`

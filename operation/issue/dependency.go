@@ -50,14 +50,15 @@ func dependencyTools() []tool.Def {
 // Dependency is the compact shape of a blocking or blocked issue, which
 // may live in another repository.
 type Dependency struct {
-	Repo   string `json:"repo,omitempty"`
+	Repo   string `json:"repo,omitempty" trust:"repo"`
 	Number int64  `json:"number"`
-	Title  string `json:"title"`
+	Title  string `json:"title" trust:"text"`
 	State  string `json:"state"`
+	Author string `json:"author,omitempty" trust:"author"`
 }
 
 func compactDep(i *sdk.Issue) Dependency {
-	d := Dependency{Number: i.Index, Title: i.Title, State: string(i.State)}
+	d := Dependency{Number: i.Index, Title: i.Title, State: string(i.State), Author: forgejo.Login(i.Poster)}
 	if i.Repository != nil {
 		d.Repo = i.Repository.FullName
 	}

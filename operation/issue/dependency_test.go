@@ -18,7 +18,7 @@ func TestListIssueDependencies(t *testing.T) {
 	f.JSON("GET /api/v1/repos/o/r/issues/3/blocks", 200, []any{})
 	res := f.Call(t, issue.Tools(), "list_issue_dependencies", map[string]any{"owner": "o", "repo": "r", "index": 3, "limit": 1})
 	require.False(t, res.IsError, fakeforge.Text(t, res))
-	assert.JSONEq(t, `{"items":[{"repo":"o/r","number":3,"title":"Crash on start","state":"open"}],"page":1,"has_more":true}`, fakeforge.Text(t, res))
+	assert.JSONEq(t, `{"items":[{"repo":"o/r","number":3,"title":"Crash on start","state":"open","author":"alice"}],"page":1,"has_more":true}`, fakeforge.Text(t, res))
 	assert.Equal(t, "limit=1&page=1", f.Requests()[0].RawQuery)
 
 	res = f.Call(t, issue.Tools(), "list_issue_dependents", map[string]any{"owner": "o", "repo": "r", "index": 3})

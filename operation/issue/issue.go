@@ -85,11 +85,11 @@ func Tools() []tool.Def {
 // Issue is the compact shape of an issue; Body is left out of lists.
 type Issue struct {
 	Number    int64      `json:"number"`
-	Title     string     `json:"title"`
+	Title     string     `json:"title" trust:"text"`
 	State     string     `json:"state"`
 	IsPull    bool       `json:"is_pull,omitempty"`
-	Body      *string    `json:"body,omitempty"`
-	Author    string     `json:"author"`
+	Body      *string    `json:"body,omitempty" trust:"text"`
+	Author    string     `json:"author" trust:"author"`
 	Labels    []string   `json:"labels"`
 	Assignees []string   `json:"assignees"`
 	Milestone string     `json:"milestone,omitempty"`
@@ -123,8 +123,8 @@ func compact(i *sdk.Issue, withBody bool) Issue {
 // Comment is the compact shape of an issue comment.
 type Comment struct {
 	ID      int64     `json:"id"`
-	Author  string    `json:"author"`
-	Body    string    `json:"body"`
+	Author  string    `json:"author" trust:"author"`
+	Body    string    `json:"body" trust:"text"`
 	Created time.Time `json:"created_at"`
 	Updated time.Time `json:"updated_at"`
 	HTMLURL string    `json:"html_url"`

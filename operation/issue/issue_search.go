@@ -38,7 +38,7 @@ func searchTools() []tool.Def {
 // Found is an issue found by search_issues: the compact issue and the
 // repository it is in.
 type Found struct {
-	Repo string `json:"repo"`
+	Repo string `json:"repo" trust:"repo"`
 	Issue
 }
 

@@ -32,20 +32,20 @@ func timelineTools() []tool.Def {
 type Event struct {
 	ID       int64     `json:"id"`
 	Type     string    `json:"type"`
-	Actor    string    `json:"actor,omitempty"`
+	Actor    string    `json:"actor,omitempty" trust:"author"`
 	Created  time.Time `json:"created_at"`
-	Body     string    `json:"body,omitempty"`
+	Body     string    `json:"body,omitempty" trust:"text"`
 	Label    string    `json:"label,omitempty"`
 	Assignee string    `json:"assignee,omitempty"`
 	// Removed says a label or assignee was taken off rather than added.
 	Removed bool `json:"removed,omitempty"`
 	// From and To are the old and new title, milestone or branch.
-	From string `json:"from,omitempty"`
-	To   string `json:"to,omitempty"`
+	From string `json:"from,omitempty" trust:"text"`
+	To   string `json:"to,omitempty" trust:"text"`
 	// Ref is the issue that refers to this one ("o/r#2"), or the
 	// dependency added or removed; RefTitle is its title.
 	Ref      string `json:"ref,omitempty"`
-	RefTitle string `json:"ref_title,omitempty"`
+	RefTitle string `json:"ref_title,omitempty" trust:"text"`
 	Commit   string `json:"commit,omitempty"`
 	// Commits are the commits a push to a pull request added; a force
 	// push has From and To, the old and new head, instead.

@@ -135,10 +135,13 @@ func draftTitle(title string, draft bool) string {
 
 // Commit is one commit of a pull request, compact.
 type Commit struct {
-	SHA     string     `json:"sha"`
-	Message string     `json:"message"` // its first line
-	Author  string     `json:"author"`
-	Date    *time.Time `json:"date,omitempty"`
+	SHA     string `json:"sha"`
+	Message string `json:"message" trust:"text"` // its first line
+	// Author is the login of the commit author's forge account;
+	// AuthorName the commit's own name for them when the forge has none.
+	Author     string     `json:"author,omitempty" trust:"author"`
+	AuthorName string     `json:"author_name,omitempty"`
+	Date       *time.Time `json:"date,omitempty"`
 }
 
 func listPullCommits(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
@@ -167,7 +170,7 @@ func compactCommit(cm *sdk.Commit) Commit {
 		out.Message, _, _ = strings.Cut(rc.Message, "\n")
 		if rc.Author != nil {
 			if out.Author == "" {
-				out.Author = rc.Author.Name
+				out.AuthorName = rc.Author.Name
 			}
 			if t, err := time.Parse(time.RFC3339, rc.Author.Date); err == nil {
 				out.Date = &t

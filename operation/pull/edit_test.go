@@ -90,7 +90,7 @@ func TestListPullCommits(t *testing.T) {
 	res := f.Call(t, pull.Tools(), "list_pull_request_commits", args("limit", 2.0, "page", 3.0))
 	require.False(t, res.IsError, fakeforge.Text(t, res))
 	assert.JSONEq(t, `{"items":[{"sha":"c0ffee","message":"Fix the crash","author":"alice","date":"2026-01-02T03:04:05Z"},
-		{"sha":"beef","message":"Untracked author","author":"Ghost","date":"2026-01-03T03:04:05+01:00"}],"page":3,"has_more":true}`, fakeforge.Text(t, res))
+		{"sha":"beef","message":"Untracked author","author_name":"Ghost","date":"2026-01-03T03:04:05+01:00"}],"page":3,"has_more":true}`, fakeforge.Text(t, res))
 	q := f.Requests()[0].RawQuery
 	for _, want := range []string{"files=false", "verification=false", "page=3", "limit=2"} {
 		assert.Contains(t, q, want)

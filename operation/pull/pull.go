@@ -88,12 +88,12 @@ func Tools() []tool.Def {
 // Pull is the compact shape of a pull request; Body is left out of lists.
 type Pull struct {
 	Number    int64      `json:"number"`
-	Title     string     `json:"title"`
+	Title     string     `json:"title" trust:"text"`
 	State     string     `json:"state"`
 	Merged    bool       `json:"merged,omitempty"`
 	Mergeable bool       `json:"mergeable"`
-	Body      *string    `json:"body,omitempty"`
-	Author    string     `json:"author"`
+	Body      *string    `json:"body,omitempty" trust:"text"`
+	Author    string     `json:"author" trust:"author"`
 	Head      string     `json:"head"`
 	Base      string     `json:"base"`
 	HeadSHA   string     `json:"head_sha,omitempty"`

@@ -126,10 +126,10 @@ func oneLine(c tool.Args) error {
 // Review is the compact shape of a review or review request.
 type Review struct {
 	ID        int64      `json:"id"`
-	Reviewer  string     `json:"reviewer,omitempty"`
+	Reviewer  string     `json:"reviewer,omitempty" trust:"author"`
 	Team      string     `json:"team,omitempty"`
 	State     string     `json:"state"`
-	Body      string     `json:"body,omitempty"`
+	Body      string     `json:"body,omitempty" trust:"text"`
 	CommitID  string     `json:"commit_id,omitempty"`
 	Comments  int        `json:"comments"`
 	Stale     bool       `json:"stale,omitempty"`
@@ -162,11 +162,11 @@ type ReviewComment struct {
 	Path       string     `json:"path"`
 	NewLine    uint64     `json:"new_line,omitempty"`
 	OldLine    uint64     `json:"old_line,omitempty"`
-	Body       string     `json:"body"`
-	Author     string     `json:"author"`
+	Body       string     `json:"body" trust:"text"`
+	Author     string     `json:"author" trust:"author"`
 	Resolved   bool       `json:"resolved"`
 	ResolvedBy string     `json:"resolved_by,omitempty"`
-	DiffHunk   string     `json:"diff_hunk,omitempty"`
+	DiffHunk   string     `json:"diff_hunk,omitempty" trust:"text,context"`
 	CommitID   string     `json:"commit_id,omitempty"`
 	Created    *time.Time `json:"created_at,omitempty"`
 }

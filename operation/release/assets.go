@@ -32,7 +32,7 @@ type rawAsset struct {
 // for an external asset its type and URL instead of a size.
 type Asset struct {
 	ID          int64  `json:"id"`
-	Name        string `json:"name"`
+	Name        string `json:"name" trust:"text"`
 	Size        *int64 `json:"size,omitempty"`
 	Type        string `json:"type,omitempty"`
 	ExternalURL string `json:"external_url,omitempty"`

@@ -105,11 +105,11 @@ type Release struct {
 	ID         int64      `json:"id"`
 	Tag        string     `json:"tag"`
 	Target     string     `json:"target,omitempty"`
-	Name       string     `json:"name"`
-	Body       *string    `json:"body,omitempty"`
+	Name       string     `json:"name" trust:"text"`
+	Body       *string    `json:"body,omitempty" trust:"text"`
 	Draft      bool       `json:"draft,omitempty"`
 	Prerelease bool       `json:"prerelease,omitempty"`
-	Author     string     `json:"author,omitempty"`
+	Author     string     `json:"author,omitempty" trust:"author"`
 	Published  *time.Time `json:"published_at,omitempty"`
 	HTMLURL    string     `json:"html_url"`
 	AssetCount *int       `json:"assets_count,omitempty"`

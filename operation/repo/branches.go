@@ -49,7 +49,7 @@ func historyTools() []tool.Def {
 type Branch struct {
 	Name      string `json:"name"`
 	Commit    string `json:"commit"`
-	Message   string `json:"message,omitempty"`
+	Message   string `json:"message,omitempty" trust:"text"`
 	Protected bool   `json:"protected,omitempty"`
 }
 
@@ -63,10 +63,14 @@ func compactBranch(b *sdk.Branch) Branch {
 
 // Commit is the compact shape of a commit.
 type Commit struct {
-	SHA     string    `json:"sha"`
-	Message string    `json:"message"`
-	Author  string    `json:"author"`
-	Date    time.Time `json:"date"`
+	SHA     string `json:"sha"`
+	Message string `json:"message" trust:"text"`
+	// Author is the login of the forge account the commit's author email
+	// belongs to; AuthorName is the name the commit gives when the forge
+	// has no such account (a name anyone can write, so never a login).
+	Author     string    `json:"author,omitempty" trust:"author"`
+	AuthorName string    `json:"author_name,omitempty"`
+	Date       time.Time `json:"date"`
 }
 
 func compactCommit(c *sdk.Commit) Commit {
@@ -77,14 +81,14 @@ func compactCommit(c *sdk.Commit) Commit {
 	if rc := c.RepoCommit; rc != nil {
 		out.Message = firstLine(rc.Message)
 		if rc.Author != nil {
-			out.Author = rc.Author.Name
+			out.AuthorName = rc.Author.Name
 			if t, err := time.Parse(time.RFC3339, rc.Author.Date); err == nil {
 				out.Date = t
 			}
 		}
 	}
 	if c.Author != nil && c.Author.UserName != "" {
-		out.Author = c.Author.UserName
+		out.Author, out.AuthorName = c.Author.UserName, ""
 	}
 	return out
 }

@@ -70,8 +70,8 @@ type Stats struct {
 // CommitDetail is one commit read on its own.
 type CommitDetail struct {
 	SHA       string        `json:"sha"`
-	Message   string        `json:"message"`
-	Author    Person        `json:"author"`
+	Message   string        `json:"message" trust:"text"`
+	Author    Person        `json:"author" trust:"author"`
 	Committer Person        `json:"committer"`
 	Parents   []string      `json:"parents"`
 	Files     []ChangedFile `json:"files"`

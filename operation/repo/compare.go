@@ -29,12 +29,14 @@ func compareTool() tool.Def {
 
 // CompareCommit is one commit of a comparison, with its own line counts.
 type CompareCommit struct {
-	SHA       string    `json:"sha"`
-	Message   string    `json:"message"`
-	Author    string    `json:"author"`
-	Date      time.Time `json:"date"`
-	Additions int       `json:"additions"`
-	Deletions int       `json:"deletions"`
+	SHA     string `json:"sha"`
+	Message string `json:"message" trust:"text"`
+	// Author and AuthorName as in Commit: a login, or else a name.
+	Author     string    `json:"author,omitempty" trust:"author"`
+	AuthorName string    `json:"author_name,omitempty"`
+	Date       time.Time `json:"date"`
+	Additions  int       `json:"additions"`
+	Deletions  int       `json:"deletions"`
 }
 
 // Comparison is what head changes relative to base: its commits, newest
@@ -110,11 +112,11 @@ func compareCommits(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.C
 func compareCommit(rc *rawCommit) CompareCommit {
 	out := CompareCommit{SHA: rc.SHA, Message: firstLine(rc.Commit.Message)}
 	if id := rc.Commit.Author; id != nil {
-		out.Author = id.Name
+		out.AuthorName = id.Name
 		out.Date, _ = time.Parse(time.RFC3339, id.Date)
 	}
 	if rc.Author != nil && rc.Author.Login != "" {
-		out.Author = rc.Author.Login
+		out.Author, out.AuthorName = rc.Author.Login, ""
 	}
 	if rc.Stats != nil {
 		out.Additions, out.Deletions = rc.Stats.Additions, rc.Stats.Deletions

@@ -41,7 +41,7 @@ type Permissions struct {
 // RepoDetail is the shape of one repository read on its own: Repo's
 // fields and what an agent checks before working in it.
 type RepoDetail struct {
-	FullName      string       `json:"full_name"`
+	FullName      string       `json:"full_name" trust:"repo"`
 	Description   string       `json:"description,omitempty"`
 	DefaultBranch string       `json:"default_branch"`
 	Private       bool         `json:"private"`

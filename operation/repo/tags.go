@@ -54,7 +54,7 @@ func tagTools() []tool.Def {
 type Tag struct {
 	Name    string `json:"name"`
 	Commit  string `json:"commit"`
-	Message string `json:"message,omitempty"`
+	Message string `json:"message,omitempty" trust:"text"`
 	// Annotated tags are tag objects of their own, with a message.
 	Annotated bool `json:"annotated"`
 }

@@ -54,7 +54,7 @@ func Tools() []tool.Def {
 
 // Repo is the compact shape of a found repository.
 type Repo struct {
-	FullName    string    `json:"full_name"`
+	FullName    string    `json:"full_name" trust:"repo"`
 	Description string    `json:"description,omitempty"`
 	Private     bool      `json:"private"`
 	Fork        bool      `json:"fork,omitempty"`

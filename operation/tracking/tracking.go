@@ -103,7 +103,7 @@ type Entry struct {
 	ID      int64     `json:"id"`
 	Seconds int64     `json:"seconds"`
 	User    string    `json:"user"`
-	Repo    string    `json:"repo,omitempty"`
+	Repo    string    `json:"repo,omitempty" trust:"repo"`
 	Issue   int64     `json:"issue,omitempty"`
 	Created time.Time `json:"created_at"`
 }
@@ -121,9 +121,9 @@ func compact(t *sdk.TrackedTime) Entry {
 
 // Stopwatch is the compact shape of a running stopwatch.
 type Stopwatch struct {
-	Repo    string    `json:"repo"`
+	Repo    string    `json:"repo" trust:"repo"`
 	Issue   int64     `json:"issue"`
-	Title   string    `json:"issue_title"`
+	Title   string    `json:"issue_title" trust:"text"`
 	Seconds int64     `json:"seconds"`
 	Started time.Time `json:"started_at"`
 }

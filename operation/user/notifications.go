@@ -67,11 +67,11 @@ func notificationTools() []tool.Def {
 // Notification is the compact shape of a notification thread.
 type Notification struct {
 	ID      int64     `json:"id"`
-	Title   string    `json:"title"`
-	Type    string    `json:"type"`            // Issue, Pull, Commit, Repository
-	State   string    `json:"state,omitempty"` // open, closed, merged
-	Repo    string    `json:"repo,omitempty"`  // owner/name
-	Index   int64     `json:"index,omitempty"` // the issue or pull request number
+	Title   string    `json:"title" trust:"text"`
+	Type    string    `json:"type"`                        // Issue, Pull, Commit, Repository
+	State   string    `json:"state,omitempty"`             // open, closed, merged
+	Repo    string    `json:"repo,omitempty" trust:"repo"` // owner/name
+	Index   int64     `json:"index,omitempty"`             // the issue or pull request number
 	Unread  bool      `json:"unread"`
 	Pinned  bool      `json:"pinned,omitempty"`
 	Updated time.Time `json:"updated_at"`

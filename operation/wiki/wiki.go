@@ -107,14 +107,14 @@ type Commit struct {
 	SHA     string     `json:"sha"`
 	Author  string     `json:"author,omitempty"`
 	Date    *time.Time `json:"date,omitempty"`
-	Message string     `json:"message,omitempty"`
+	Message string     `json:"message,omitempty" trust:"text"`
 }
 
 // Page is the compact shape of a wiki page; Content only from get.
 type Page struct {
-	Title       string  `json:"title"`
+	Title       string  `json:"title" trust:"text"`
 	PageName    string  `json:"page_name"`
-	Content     *string `json:"content,omitempty"`
+	Content     *string `json:"content,omitempty" trust:"text"`
 	LastCommit  *Commit `json:"last_commit,omitempty"`
 	CommitCount int64   `json:"commit_count,omitempty"`
 	HTMLURL     string  `json:"html_url"`

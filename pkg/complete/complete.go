@@ -17,7 +17,9 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/trust"
 )
 
 // Bounds of an answer, of a lookup and of the cache.
@@ -57,6 +59,10 @@ type Options struct {
 	// Admit counts a forge lookup against the concurrency limits
 	// (tool.Runner.Admit); nil admits everything.
 	Admit func(ctx context.Context, name string) (done func(), refusal string)
+	// Fence is the repository scope of a request (tool.Runner.Fence):
+	// owners and repositories outside it are not offered, and nothing
+	// is looked up in a repository outside it. Nil: no scope.
+	Fence func(ctx context.Context) trust.Fence
 }
 
 // Completer answers completions for the identity of each request.
@@ -138,7 +144,59 @@ func (c *Completer) complete(ctx context.Context, arg mcp.CompleteArgument, cc m
 	if !ok {
 		return empty(), nil
 	}
-	prefix := strings.ToLower(arg.Value)
+	keep := c.inScope(ctx, arg.Name, cc.Arguments)
+	if keep == nil {
+		return empty(), nil
+	}
+	got, err := c.lookup(ctx, client, l, strings.ToLower(arg.Value))
+	if err != nil || got == nil {
+		return got, err
+	}
+	return scoped(got, keep), nil
+}
+
+// inScope is the test a value of the argument name must pass to be
+// offered within the request's repository scope (owners with a
+// repository in it, its repositories), nil when the lookup itself would
+// reach outside the scope.
+func (c *Completer) inScope(ctx context.Context, name string, args map[string]string) func(string) bool {
+	all := func(string) bool { return true }
+	if c.opts.Fence == nil {
+		return all
+	}
+	f := c.opts.Fence(ctx)
+	if !f.IsSet() {
+		return all
+	}
+	switch name {
+	case "owner":
+		return f.AllowsSomeOf
+	case "repo":
+		return func(v string) bool { return f.Allows(args["owner"], v) }
+	}
+	if !f.Allows(args["owner"], args["repo"]) {
+		return nil
+	}
+	return all
+}
+
+// scoped keeps the values keep accepts.
+func scoped(got *mcp.Completion, keep func(string) bool) *mcp.Completion {
+	out := *got
+	out.Values = make([]string, 0, len(got.Values))
+	for _, v := range got.Values {
+		if keep(v) {
+			out.Values = append(out.Values, v)
+		}
+	}
+	if len(out.Values) < len(got.Values) {
+		out.Total = len(out.Values)
+	}
+	return &out
+}
+
+// lookup answers l for prefix from the cache or the forge.
+func (c *Completer) lookup(ctx context.Context, client *forgejo.Client, l lookup, prefix string) (*mcp.Completion, error) {
 	if e, ok := c.cache.get(cacheKey{client, l.key, ""}); ok {
 		return match(e.values, prefix), nil // the whole list: any prefix
 	}

@@ -280,6 +280,12 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "400 Bad Request: "+err.Error(), http.StatusBadRequest)
 		return
 	}
+	narrowed, err := withTrustHeaders(r.Context(), r.Header)
+	if err != nil {
+		http.Error(w, "400 Bad Request: "+err.Error(), http.StatusBadRequest)
+		return
+	}
+	r = r.WithContext(narrowed)
 	caller := id.Caller(addr)
 	if !s.users.enter(caller) {
 		s.log.WarnContext(r.Context(), "refused a request past the user's requests in flight", "limit", s.opts.MaxInFlightPerUser)

@@ -20,7 +20,8 @@ func addSurface(s *server.MCPServer, hooks *server.Hooks, defs []tool.Def, r *to
 	reader := resource.NewReader(defs, r)
 	reader.Register(s, hooks)
 	prompts := prompt.Register(s, hooks, prompt.All(), defs)
-	c := complete.New(complete.Options{Client: r.Client, Admit: r.Admit, Visible: func(ctx context.Context, isPrompt bool, ref string) bool {
+	prompts.Fence = r.Fence
+	c := complete.New(complete.Options{Client: r.Client, Admit: r.Admit, Fence: r.Fence, Visible: func(ctx context.Context, isPrompt bool, ref string) bool {
 		if isPrompt {
 			return prompts.Visible(ctx, ref)
 		}

@@ -18,6 +18,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/trust"
 )
 
 // Def is one prompt.
@@ -143,6 +144,23 @@ func (p Def) Tools() []string {
 type Set struct {
 	byName  map[string]Def
 	offered map[string]bool // the tools the server offers
+	// Fence, when set, is the repository scope of a request: a prompt
+	// about a repository outside it is refused like a bad argument.
+	Fence func(ctx context.Context) trust.Fence
+}
+
+// validate is p.Validate, then the repository scope of ctx's request.
+func (ps *Set) validate(ctx context.Context, p Def, args map[string]string) (Values, error) {
+	vals, err := p.Validate(args)
+	if err != nil || ps.Fence == nil {
+		return vals, err
+	}
+	if owner, ok := vals["owner"]; ok {
+		if msg := ps.Fence(ctx).Refusal(owner, vals["repo"]); msg != "" {
+			return nil, fmt.Errorf("prompt %s: %s", p.Name, msg)
+		}
+	}
+	return vals, nil
 }
 
 // has reports whether ctx's request may call the tool name: the server
@@ -180,7 +198,7 @@ func Register(s *server.MCPServer, hooks *server.Hooks, prompts []Def, defs []to
 	for _, p := range prompts {
 		ps.byName[p.Name] = p
 		s.AddPrompt(p.MCP(), func(ctx context.Context, req mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
-			vals, err := p.Validate(req.Params.Arguments)
+			vals, err := ps.validate(ctx, p, req.Params.Arguments)
 			if err != nil {
 				return nil, err
 			}
@@ -198,7 +216,7 @@ func Register(s *server.MCPServer, hooks *server.Hooks, prompts []Def, defs []to
 			return
 		}
 		p := ps.byName[req.Params.Name]
-		if _, err := p.Validate(req.Params.Arguments); err != nil {
+		if _, err := ps.validate(ctx, p, req.Params.Arguments); err != nil {
 			req.Params.Name = fmt.Sprintf("%s (%s)", p.Name, strings.TrimPrefix(err.Error(), "prompt "+p.Name+": "))
 		}
 	})

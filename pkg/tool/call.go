@@ -14,6 +14,7 @@ import (
 
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/bytesize"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/trust"
 )
 
 // ClientFunc returns the forge identity a call acts as: one fixed client on
@@ -51,6 +52,17 @@ type Runner struct {
 	// with a message saying how to narrow it, never a truncated result.
 	// 0 means none.
 	MaxResultBytes int64
+	// Repos limits every call to some repositories (--repos); the zero
+	// Scope limits nothing. A request may narrow it further
+	// (trust.WithScope), never widen it (runner_trust.go).
+	Repos trust.Scope
+	// Lockdown withholds, on public repositories, the text of authors
+	// without write access; a request may switch it on
+	// (trust.WithLockdown), never off.
+	Lockdown bool
+	// Marks shows next to every author of user-written text their
+	// relation to the repository (owner, member, collaborator, none).
+	Marks bool
 	// gate bounds concurrent calls and observes them (limit.go).
 	gate *gate
 }
@@ -145,6 +157,9 @@ func (r *Runner) call(ctx context.Context, d Def, raw any, client *forgejo.Clien
 			res = Error(fmt.Sprintf("internal error in %s; this is a bug in forgejo-mcp, please report it", d.Name))
 		}
 	}()
+	if msg := r.scopeRefusal(ctx, d, args, client); msg != "" {
+		return Error(msg)
+	}
 	res, err = d.Handler(ctx, client, args)
 	switch {
 	case err != nil:
@@ -156,6 +171,9 @@ func (r *Runner) call(ctx context.Context, d Def, raw any, client *forgejo.Clien
 		// structuredContent is sent only where tools/list announced its
 		// schema; an error's text is the whole message.
 		res.StructuredContent = nil
+	}
+	if !res.IsError {
+		res = r.settleTrust(ctx, d, args, client, res)
 	}
 	return res
 }

@@ -49,6 +49,14 @@ type Def struct {
 	// parameter's name. Parse accepts them; nothing advertises them.
 	// operation.All fills them from its one compatibility table.
 	Aliases map[string]string
+	// Reach says which repositories a call touches, for repository
+	// scoping (reach.go); operation.All fills it from its one table where
+	// the parameters do not say it plainly.
+	Reach Reach
+	// TextBy names the author of the texts a result does not attribute
+	// itself (an issue attachment's name is its issue's author's), for
+	// author marks and lockdown; nil for none.
+	TextBy *TextBy
 }
 
 // Annotations are the behaviour hints sent to clients. Every tool sets all

@@ -1,0 +1,144 @@
+package operation
+
+import (
+	"context"
+
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
+)
+
+// The one table of how each tool meets the trust boundary, where its
+// parameters and result type do not say it themselves (pkg/tool reach.go,
+// pkg/trust): which repositories a tool touches, for --repos, and who wrote
+// the texts its result holds without naming them, for author marks and
+// lockdown. A tool whose parameters name owner and repo (or org) needs no
+// entry; TestEveryToolHasAReach fails for one that names neither and is not
+// here, so a new tool is classified before it ships.
+
+// reachOf is the entry of the tool name, when its parameters do not name
+// its repositories.
+func reachOf(name string) (tool.Reach, bool) {
+	switch name {
+	// The token's user, other users' accounts, organisations' names: no
+	// repository's content.
+	case "get_forgejo_mcp_server_version":
+		return tool.Reach{Kind: tool.ReachAccount, Why: "the server's and the forge's versions"}, true
+	case "get_my_user_info":
+		return tool.Reach{Kind: tool.ReachAccount, Why: "the token's user's account"}, true
+	case "search_users":
+		return tool.Reach{Kind: tool.ReachAccount, Why: "user accounts"}, true
+	case "list_my_orgs", "list_user_orgs":
+		return tool.Reach{Kind: tool.ReachAccount, Why: "the organisations a user belongs to"}, true
+	// Spanning repositories: the results name theirs and are filtered.
+	case "list_my_repos", "list_user_repos", "search_repos", "search_issues", "check_notifications",
+		"get_notification_thread", "list_team_repos", "list_my_stopwatches", "list_my_tracked_times":
+		return tool.Reach{Kind: tool.ReachResults}, true
+	// Which organisation or repository these touch is only known once
+	// the forge has been asked.
+	case "mark_notification_read":
+		return tool.Reach{Kind: tool.ReachUnknown, Why: "a notification's repository is only known by reading it (get_notification_thread); mark_repo_notifications_read marks a repository's"}, true
+	case "mark_all_notifications_read":
+		return tool.Reach{Kind: tool.ReachUnknown, Why: "it marks the notifications of every repository; mark_repo_notifications_read marks a repository's"}, true
+	case "list_team_members", "add_team_member", "remove_team_member":
+		return tool.Reach{Kind: tool.ReachUnknown, Why: "a team id does not say which organisation the team belongs to; list_org_teams and list_org_members read an organisation in the scope"}, true
+	// Touching a repository their owner/repo parameters do not name.
+	case "fork_repo":
+		return tool.Reach{Repos: func(a tool.Args) []tool.RepoAt {
+			name := a.String("name")
+			if name == "" {
+				name = a.String("repo")
+			}
+			return []tool.RepoAt{{Owner: a.String("owner"), Repo: a.String("repo")}, {Owner: a.String("organization"), Repo: name}}
+		}}, true
+	case "create_repo":
+		return tool.Reach{Repos: func(a tool.Args) []tool.RepoAt {
+			return []tool.RepoAt{{Owner: a.String("org"), Repo: a.String("name")}}
+		}}, true
+	case "create_org":
+		return tool.Reach{Repos: func(a tool.Args) []tool.RepoAt {
+			return []tool.RepoAt{{Owner: a.String("name"), Repo: "*"}}
+		}}, true
+	case "compare_commits", "create_pull_request":
+		return tool.Reach{Repos: withForks("base", "head")}, true
+	}
+	return tool.Reach{}, false
+}
+
+// withForks is the call's repository and the forks its branch parameters
+// name ("owner:branch", "owner/repo:branch").
+func withForks(params ...string) func(a tool.Args) []tool.RepoAt {
+	return func(a tool.Args) []tool.RepoAt {
+		owner, repo := a.String("owner"), a.String("repo")
+		out := []tool.RepoAt{{Owner: owner, Repo: repo}}
+		for _, p := range params {
+			if at, ok := tool.RefOf(a.String(p), owner, repo); ok {
+				out = append(out, at)
+			}
+		}
+		return out
+	}
+}
+
+// textByOf is the author of the texts the tool name's result holds
+// without naming who wrote them: an attachment's name is taken as its
+// issue's, comment's or release's author's (the forge does not say who
+// uploaded it; on an issue it is its author or someone who may write), a
+// pull request's diff as its author's; nil for the other tools.
+func textByOf(name string) *tool.TextBy {
+	switch name {
+	case "list_issue_attachments", "get_issue_attachment", "download_issue_attachment", "edit_issue_attachment":
+		return &tool.TextBy{Key: "issue_author", Login: issuePoster}
+	case "list_comment_attachments", "get_comment_attachment", "download_comment_attachment", "edit_comment_attachment":
+		return &tool.TextBy{Key: "comment_author", Login: commentPoster}
+	case "list_release_attachments", "get_release_attachment", "download_release_attachment", "edit_release_attachment":
+		return &tool.TextBy{Key: "release_author", Login: releasePublisher}
+	case "create_issue_attachment", "create_comment_attachment", "create_release_attachment":
+		return &tool.TextBy{Key: "uploader", Login: tokenUser}
+	case "get_pull_request_diff", "list_pull_review_comments":
+		return &tool.TextBy{Key: "pull_author", Login: issuePoster}
+	}
+	return nil
+}
+
+func issuePoster(ctx context.Context, c *forgejo.Client, a tool.Args) (string, error) {
+	i, resp, err := c.SDK(ctx).GetIssue(a.String("owner"), a.String("repo"), a.Int("index"))
+	if err := forgejo.Fail(resp, err, "get", tool.IssueRef(a)); err != nil {
+		return "", err
+	}
+	return forgejo.Login(i.Poster), nil
+}
+
+func commentPoster(ctx context.Context, c *forgejo.Client, a tool.Args) (string, error) {
+	cm, resp, err := c.SDK(ctx).GetIssueComment(a.String("owner"), a.String("repo"), a.Int("comment_id"))
+	if err := forgejo.Fail(resp, err, "get", tool.CommentRef(a)); err != nil {
+		return "", err
+	}
+	return forgejo.Login(cm.Poster), nil
+}
+
+func releasePublisher(ctx context.Context, c *forgejo.Client, a tool.Args) (string, error) {
+	r, resp, err := c.SDK(ctx).GetRelease(a.String("owner"), a.String("repo"), a.Int("release_id"))
+	if err := forgejo.Fail(resp, err, "get", "release"); err != nil {
+		return "", err
+	}
+	return forgejo.Login(r.Publisher), nil
+}
+
+func tokenUser(ctx context.Context, c *forgejo.Client, _ tool.Args) (string, error) {
+	u, resp, err := c.SDK(ctx).GetMyUserInfo()
+	if err := forgejo.Fail(resp, err, "get", "the token's user"); err != nil {
+		return "", err
+	}
+	return u.UserName, nil
+}
+
+// withTrust gives each tool of defs its entry of the tables above.
+func withTrust(defs []tool.Def) []tool.Def {
+	for i := range defs {
+		if r, ok := reachOf(defs[i].Name); ok {
+			defs[i].Reach = r
+		}
+		defs[i].TextBy = textByOf(defs[i].Name)
+	}
+	return defs
+}
