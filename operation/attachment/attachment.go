@@ -21,8 +21,6 @@ import (
 	"strings"
 	"unicode"
 
-	sdk "codeberg.org/mvdkleijn/forgejo-sdk/forgejo/v3"
-
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
 )
@@ -170,7 +168,7 @@ func (s scope) tools(ts tool.Toolset) []tool.Def {
 		},
 		{
 			Name: s.name("create"), Toolset: ts,
-			Title: "Upload " + s.noun + " attachment", Output: sdk.Attachment{},
+			Title: "Upload " + s.noun + " attachment", Output: Meta{},
 			Description: fmt.Sprintf("Attach a file to %s", s.what),
 			Params: slices.Concat(base, []tool.Param{
 				tool.Str("content", "Base64 file", tool.Required(), tool.Secret()),

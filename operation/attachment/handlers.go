@@ -77,7 +77,9 @@ func (s scope) create(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp
 	if err != nil {
 		return nil, err
 	}
-	return tool.JSON(att)
+	// The shape the other attachment tools answer with, whose name is
+	// marked as a person's text (a new upload is never external).
+	return tool.JSON(Show(att, ""))
 }
 
 // upload posts the file that a create tool call's content, filename and

@@ -193,9 +193,10 @@ func (a *Access) relation(ctx context.Context, full, login string) Relation {
 		if rel.Role == RoleNone {
 			rel.Role = RoleUnknown
 		}
-	case !rel.WriteKnown:
-		// The permission was not told: ask whether they collaborate,
-		// which any reader of the repository may.
+	case !rel.Writer:
+		// Not a writer (or the permission was not told): ask whether
+		// they collaborate (read-only, or the forge did not say), which
+		// any reader of the repository may.
 		ok, resp, err := a.c.SDK(ctx).IsCollaborator(owner, name, login)
 		switch {
 		case forgejo.Fail(resp, err, "check", "collaborator") != nil:

@@ -182,10 +182,15 @@ func (w *walker) settle(ctx context.Context, top *object) (int, bool) {
 	}
 	// Every (repository, author) pair once, a few at a time.
 	type pair struct{ repo, login string }
+	// In the order they appear, so the bounds cut the same ones each
+	// time: the first authors of a result are the ones asked about.
 	pairs := map[pair]Relation{}
+	var keys []pair
 	need := func(repo, login string) {
-		if repo != "" {
-			pairs[pair{repo, login}] = Relation{}
+		k := pair{repo, login}
+		if _, seen := pairs[k]; !seen && repo != "" {
+			pairs[k] = Relation{}
+			keys = append(keys, k)
 		}
 	}
 	if p.Marks {
@@ -200,10 +205,6 @@ func (w *walker) settle(ctx context.Context, top *object) (int, bool) {
 		for _, t := range w.texts {
 			need(t.repo, w.loginOf(t, contextLogin))
 		}
-	}
-	keys := make([]pair, 0, len(pairs))
-	for k := range pairs {
-		keys = append(keys, k)
 	}
 	rels := make([]Relation, len(keys))
 	var wg sync.WaitGroup

@@ -104,7 +104,9 @@ func planOf(t reflect.Type, seen map[reflect.Type]bool) *Plan {
 	p := &Plan{}
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
-		if !f.IsExported() {
+		if !f.IsExported() && !f.Anonymous {
+			// encoding/json promotes the exported fields of an
+			// embedded struct even when its type is unexported.
 			continue
 		}
 		name, skip := jsonName(f)
