@@ -144,6 +144,9 @@ func TestNoUntrustedTextEscapesLockdown(t *testing.T) {
 			}
 			for _, name := range shown {
 				assert.Contains(t, locked[name], "withheld by lockdown", "%s says what it withheld and why", name)
+				// Marks: a person's text comes with who wrote it and
+				// how they relate to the repository.
+				assert.Regexp(t, `_role":"(owner|member|collaborator|none|unknown)"`, open[name], "%s marks its authors", name)
 			}
 			t.Logf("%d tools show a person's text; with lockdown none does: %v", len(shown), shown)
 		})

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -71,6 +72,9 @@ type walker struct {
 	p       *Pass
 	authors []*authorRef
 	texts   []*textSite
+	// orphans are the objects holding text nobody is named for: marked
+	// with an unknown author.
+	orphans []*object
 	hidden  int
 }
 
@@ -130,6 +134,9 @@ func (w *walker) walk(n *node, plan *Plan, repo string, author *authorRef) bool 
 			t := &textSite{obj: obj, key: key, repo: repo, author: author, context: context}
 			if context {
 				t.author = nil
+			}
+			if t.author == nil && w.p.Context == nil && !slices.Contains(w.orphans, obj) {
+				w.orphans = append(w.orphans, obj)
 			}
 			w.texts = append(w.texts, t)
 		}
@@ -251,6 +258,10 @@ func (w *walker) settle(ctx context.Context, top *object) (int, bool) {
 		for _, a := range w.authors {
 			_, i := a.obj.get(a.key)
 			a.obj.insertAfter(i, a.key+"_role", stringNode(role(a.repo, a.login)))
+			changed = true
+		}
+		for _, o := range w.orphans {
+			o.insertAfter(-1, "author_role", stringNode(RoleUnknown))
 			changed = true
 		}
 		if contextUsed {
