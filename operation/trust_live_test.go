@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
 	"testing"
 	"time"
 
@@ -132,7 +131,7 @@ func TestLiveScope(t *testing.T) {
 
 	text, isErr := call("get_repo", map[string]any{"owner": pOwner, "repo": pRepo})
 	assert.True(t, isErr)
-	assert.Equal(t, fmt.Sprintf("get_repo: %s/%s is outside the repositories this server may reach (--repos %s); nothing was sent to the forge", pOwner, pRepo, strings.ToLower(owner+"/"+repo)), text)
+	assert.Equal(t, fmt.Sprintf("get_repo: %s/%s is outside the repositories this server may reach (--repos %s); nothing was sent to the forge", pOwner, pRepo, owner+"/"+repo), text)
 	text, isErr = call("get_file_content", map[string]any{"owner": pOwner, "repo": pRepo, "path": "README.md"})
 	assert.True(t, isErr)
 	assert.Contains(t, text, "outside the repositories")

@@ -29,7 +29,9 @@ type Scope struct {
 	Source string
 }
 
-type rule struct{ owner, repo string } // lower case; repo "*" is every repository
+// rule is one entry: owner and repo lower-cased for matching (repo "*"
+// is every repository), as the entry as given for messages.
+type rule struct{ owner, repo, as string }
 
 // ParseScope reads a comma-separated list of OWNER/REPO and OWNER/*; source
 // names the flag or header it came from. Blank entries are skipped; a list
@@ -51,7 +53,7 @@ func ParseScope(spec, source string) (Scope, error) {
 		case repo != "*" && !validName(repo):
 			return Scope{}, fmt.Errorf("%s: %q: the repository must be a name (letters, digits, '-', '_' and '.') or * for all of %s's", source, part, owner)
 		}
-		s.rules = append(s.rules, rule{strings.ToLower(owner), strings.ToLower(repo)})
+		s.rules = append(s.rules, rule{strings.ToLower(owner), strings.ToLower(repo), part})
 	}
 	if len(s.rules) == 0 {
 		return Scope{}, fmt.Errorf("%s is blank: name at least one OWNER/REPO or OWNER/*", source)
@@ -100,11 +102,11 @@ func (s Scope) AllowsSomeOf(owner string) bool {
 	return false
 }
 
-// String lists the entries as they were given, lower-cased.
+// String lists the entries as they were given.
 func (s Scope) String() string {
 	parts := make([]string, len(s.rules))
 	for i, r := range s.rules {
-		parts[i] = r.owner + "/" + r.repo
+		parts[i] = r.as
 	}
 	return strings.Join(parts, ",")
 }

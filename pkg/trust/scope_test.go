@@ -64,7 +64,7 @@ func TestScopeAllows(t *testing.T) {
 	assert.False(t, s.AllowsOwner("alice"))
 	assert.True(t, s.AllowsSomeOf("alice"))
 	assert.False(t, s.AllowsSomeOf("bob"))
-	assert.Equal(t, "alice/public,acme/*", s.String())
+	assert.Equal(t, "Alice/Public,acme/*", s.String(), "as given")
 	var none trust.Scope
 	assert.True(t, none.Allows("anyone", "anything"), "the zero scope limits nothing")
 }
