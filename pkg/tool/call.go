@@ -160,6 +160,8 @@ func (r *Runner) call(ctx context.Context, d Def, raw any, client *forgejo.Clien
 	if msg := r.scopeRefusal(ctx, d, args, client); msg != "" {
 		return Error(msg)
 	}
+	trusted := r.startTrust(ctx, d, args, client)
+	defer trusted.wait()
 	res, err = d.Handler(ctx, client, args)
 	switch {
 	case err != nil:
@@ -173,7 +175,7 @@ func (r *Runner) call(ctx context.Context, d Def, raw any, client *forgejo.Clien
 		res.StructuredContent = nil
 	}
 	if !res.IsError {
-		res = r.settleTrust(ctx, d, args, client, res)
+		res = trusted.settle(ctx, d, res)
 	}
 	return res
 }

@@ -49,17 +49,56 @@ func (noForge) Error() string { return "no forge is configured" }
 
 var errNoForge error = noForge{}
 
-// settleTrust runs the trust pass over a successful result of d.
-func (r *Runner) settleTrust(ctx context.Context, d Def, a Args, c *forgejo.Client, res *mcp.CallToolResult) *mcp.CallToolResult {
+// trustCall is one call's trust pass, set up before the handler runs so
+// that the facts of the call's repository (public or not, its owner) are
+// read from the forge while the handler works, not after it.
+type trustCall struct {
+	p        *trust.Pass
+	plan     *trust.Plan
+	prefetch chan struct{} // closed when the facts are read; nil: none
+	cancel   context.CancelFunc
+}
+
+// startTrust sets up the trust pass of d's call with a.
+func (r *Runner) startTrust(ctx context.Context, d Def, a Args, c *forgejo.Client) *trustCall {
 	p := &trust.Pass{Fence: r.Fence(ctx), Lockdown: r.InLockdown(ctx), Marks: r.Marks, Access: trust.NewAccess(c)}
+	tc := &trustCall{p: p, plan: planOf(d)}
 	if !p.Lockdown && !p.Marks && !p.Fence.IsSet() {
-		return res
+		return tc
 	}
 	if d.param("owner") != nil && d.param("repo") != nil {
 		p.Repo = FullName(a)
 	}
 	if by := d.TextBy; by != nil && c != nil {
 		p.Context = &trust.ContextAuthor{Key: by.Key, Login: func(ctx context.Context) (string, error) { return by.Login(ctx, c, a) }}
+	}
+	if c != nil && p.Repo != "" && (tc.plan.HasText() || p.Context != nil) && (p.Marks || p.Lockdown) {
+		tc.prefetch = make(chan struct{})
+		pctx, cancel := context.WithCancel(ctx)
+		tc.cancel = cancel
+		go func() {
+			defer close(tc.prefetch)
+			p.Access.Repo(pctx, p.Repo)
+		}()
+	}
+	return tc
+}
+
+// wait stops the prefetch, if the call ends before it (a failed
+// handler), and returns once it has ended: nothing a call started
+// outlives it.
+func (tc *trustCall) wait() {
+	if tc.prefetch != nil {
+		tc.cancel()
+		<-tc.prefetch
+	}
+}
+
+// settle runs the trust pass over a successful result of d.
+func (tc *trustCall) settle(ctx context.Context, d Def, res *mcp.CallToolResult) *mcp.CallToolResult {
+	p := tc.p
+	if !p.Lockdown && !p.Marks && !p.Fence.IsSet() {
+		return res
 	}
 	text, at := jsonText(res)
 	if at < 0 || d.Output == nil {
@@ -74,7 +113,7 @@ func (r *Runner) settleTrust(ctx context.Context, d Def, a Args, c *forgejo.Clie
 		}
 		return res
 	}
-	out := p.Apply(ctx, planOf(d), []byte(text))
+	out := p.Apply(ctx, tc.plan, []byte(text))
 	switch {
 	case out.Refusal != "":
 		return Error(d.Name + ": " + out.Refusal)

@@ -147,14 +147,16 @@ func (a *Access) relation(ctx context.Context, full, login string) Relation {
 		return Relation{Role: RoleOwner, Writer: true, WriteKnown: true}
 	}
 	owner, name, _ := strings.Cut(full, "/")
+	// The three questions at once: one round trip rather than three, at
+	// the price of a collaborator question the permission would have
+	// made needless for a writer.
 	var (
-		perm      *sdk.CollaboratorPermissionResult
-		permErr   error
-		member    bool
-		memberErr error
-		wg        sync.WaitGroup
+		perm                     *sdk.CollaboratorPermissionResult
+		permErr, memberErr, cErr error
+		member, collaborator     bool
+		wg                       sync.WaitGroup
 	)
-	wg.Add(2)
+	wg.Add(3)
 	go func() {
 		defer wg.Done()
 		var resp *sdk.Response
@@ -166,6 +168,12 @@ func (a *Access) relation(ctx context.Context, full, login string) Relation {
 		var resp *sdk.Response
 		member, resp, memberErr = a.c.SDK(ctx).CheckOrgMembership(owner, login)
 		memberErr = forgejo.Fail(resp, memberErr, "check", "membership")
+	}()
+	go func() {
+		defer wg.Done()
+		var resp *sdk.Response
+		collaborator, resp, cErr = a.c.SDK(ctx).IsCollaborator(owner, name, login)
+		cErr = forgejo.Fail(resp, cErr, "check", "collaborator")
 	}()
 	wg.Wait()
 	rel := Relation{Role: RoleNone}
@@ -194,14 +202,13 @@ func (a *Access) relation(ctx context.Context, full, login string) Relation {
 			rel.Role = RoleUnknown
 		}
 	case !rel.Writer:
-		// Not a writer (or the permission was not told): ask whether
-		// they collaborate (read-only, or the forge did not say), which
-		// any reader of the repository may.
-		ok, resp, err := a.c.SDK(ctx).IsCollaborator(owner, name, login)
+		// Not a writer (or the permission was not told): whether they
+		// collaborate (read-only, or the forge did not say), which any
+		// reader of the repository may ask.
 		switch {
-		case forgejo.Fail(resp, err, "check", "collaborator") != nil:
+		case cErr != nil:
 			rel.Role = RoleUnknown
-		case ok:
+		case collaborator:
 			rel.Role = RoleCollaborator
 		}
 	}
