@@ -187,10 +187,22 @@ func expect(t testing.TB, what string, got, want int, raw []byte) {
 // random suffix.
 func (f *Forge) NewRepo(t testing.TB) (owner, name string) {
 	t.Helper()
+	return f.newRepo(t, "t-", true)
+}
+
+// NewPublicRepo is NewRepo for a public repository ("pub-…"): where strangers may write issues and
+// comments, the ground of the trust tests.
+func (f *Forge) NewPublicRepo(t testing.TB) (owner, name string) {
+	t.Helper()
+	return f.newRepo(t, "pub-", false)
+}
+
+func (f *Forge) newRepo(t testing.TB, prefix string, private bool) (owner, name string) {
+	t.Helper()
 	req := map[string]any{
-		"name":           "t-" + sanitize(t.Name(), 40) + "-" + randomHex(t, 4),
+		"name":           prefix + sanitize(t.Name(), 40) + "-" + randomHex(t, 4),
 		"description":    "test repo of " + t.Name(),
-		"private":        true,
+		"private":        private,
 		"auto_init":      true,
 		"default_branch": "main",
 	}
