@@ -97,6 +97,11 @@ func (d Def) ScopeRefusal(f trust.Fence, a Args, login func() (string, error)) s
 	if !f.IsSet() {
 		return ""
 	}
+	if d.Offline {
+		// It reads no repository (the toolsets of --dynamic-toolsets,
+		// the server's version).
+		return ""
+	}
 	switch d.Reach.Kind {
 	case ReachAccount, ReachResults:
 		return ""

@@ -40,6 +40,7 @@ func TestScopeRefusal(t *testing.T) {
 	bare := Def{Name: "b"}
 	unknown := Def{Name: "u", Reach: Reach{Kind: ReachUnknown, Why: "a team id names no organisation"}}
 	account := Def{Name: "a", Reach: Reach{Kind: ReachAccount}}
+	offline := Def{Name: "list_toolsets", Offline: true}
 	for _, tc := range []struct {
 		d    Def
 		args map[string]any
@@ -56,6 +57,7 @@ func TestScopeRefusal(t *testing.T) {
 		{bare, nil, "b names no repository"},
 		{unknown, nil, "u cannot be used while the server is limited to some repositories (--repos me/*,acme/site): a team id names no organisation"},
 		{account, nil, ""},
+		{offline, nil, ""},
 	} {
 		got := tc.d.ScopeRefusal(f, NewArgs(tc.args), me)
 		if tc.want == "" {
