@@ -265,3 +265,30 @@ func mustScope(t *testing.T, spec string) trust.Scope {
 	require.NoError(t, err)
 	return s
 }
+
+// TestMarkedResultsStillFit: marks and lockdown's reasons lengthen a
+// result (a 50-item list of short titles gains a role and a reason
+// each); against forges whose answers are as large as real ones get, on
+// a public repository whose authors may only read, every result still
+// fits tool.MaxResultBytes, as without them (TestEveryResultFitsTheClient).
+func TestMarkedResultsStillFit(t *testing.T) {
+	sp := loadSpecs(t)
+	f := fakeforge.New(t)
+	f.JSON("GET /api/v1/repos/x/x", 200, map[string]any{"full_name": "x/x", "private": false, "owner": map[string]any{"login": "repo-owner"}})
+	f.MimicLarge(sp.gitea, fakeforge.LargeDefaults())
+	c := f.Client()
+	r := &tool.Runner{Client: func(context.Context) (*forgejo.Client, error) { return c, nil }, Timeout: 30 * time.Second,
+		Marks: true, Lockdown: true}
+	withheld := 0
+	for _, d := range operation.All() {
+		if d.Offline {
+			continue
+		}
+		res := r.Call(context.Background(), d, sampleArgs(d))
+		assert.LessOrEqual(t, resultBytes(res), tool.MaxResultBytes, "%s returns %d bytes at its defaults", d.Name, resultBytes(res))
+		if strings.Contains(everything(res), "withheld by lockdown") {
+			withheld++
+		}
+	}
+	assert.Greater(t, withheld, 30, "lockdown was at work")
+}

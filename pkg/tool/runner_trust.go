@@ -120,6 +120,11 @@ func (tc *trustCall) settle(ctx context.Context, d Def, res *mcp.CallToolResult)
 	case out.JSON == nil:
 		return res
 	}
+	if limit := max(len(text), MaxResultBytes); len(out.JSON) > limit {
+		// Marks and reasons lengthen a result: it still fits what the
+		// tool promised (MaxResultBytes, or the larger window asked for).
+		out.JSON, _ = fit(out.JSON, limit)
+	}
 	res.Content[at] = mcp.NewTextContent(string(out.JSON))
 	if res.StructuredContent != nil {
 		res.StructuredContent = json.RawMessage(out.JSON)
