@@ -80,6 +80,13 @@ func (n *node) openObject() *object {
 		if err := dec.Decode(&v); err != nil {
 			return nil
 		}
+		if prev, _ := o.get(k); prev != nil {
+			// A member named twice: a decoder keeps the last value, so
+			// that is the one the pass must see, and the only one it
+			// writes.
+			*prev = node{raw: v}
+			continue
+		}
 		o.keys, o.vals = append(o.keys, k), append(o.vals, &node{raw: v})
 	}
 	n.obj, n.opened = o, true
@@ -105,6 +112,18 @@ func (n *node) openArray() ([]*node, bool) {
 	}
 	n.opened = true
 	return n.arr, true
+}
+
+// empty reports whether n is absent, null or the empty string: no text.
+func (n *node) empty() bool {
+	if n == nil {
+		return true
+	}
+	if n.opened {
+		return false
+	}
+	b := bytes.TrimSpace(n.raw)
+	return string(b) == "null" || string(b) == `""`
 }
 
 // str returns n's value when it is a JSON string.

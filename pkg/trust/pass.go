@@ -85,6 +85,10 @@ func (p *Pass) Apply(ctx context.Context, plan *Plan, data []byte) Outcome {
 	}
 	root := &node{raw: data}
 	if root.openObject() == nil {
+		if p.Lockdown || p.Fence.IsSet() {
+			// What cannot be read cannot be checked.
+			return Outcome{Refusal: "the result could not be read to check it (not one JSON object), so it is withheld"}
+		}
 		return Outcome{}
 	}
 	w := &walker{p: p}
@@ -130,7 +134,9 @@ func (w *walker) walk(n *node, plan *Plan, repo string, author *authorRef) bool 
 		w.authors = append(w.authors, author)
 	}
 	for key, context := range plan.Texts {
-		if s, ok := stringAt(obj, key); ok && s != "" {
+		// Any value but none is taken as text: one that is not a string
+		// (never sent by the tools) is withheld all the same.
+		if v, _ := obj.get(key); !v.empty() {
 			t := &textSite{obj: obj, key: key, repo: repo, author: author, context: context}
 			if context {
 				t.author = nil
