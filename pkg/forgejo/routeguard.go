@@ -37,6 +37,7 @@ func (g routeGuard) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		return nil, err
 	}
+	sending(req.Context())
 	return g.next.RoundTrip(req)
 }
 

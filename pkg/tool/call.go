@@ -160,9 +160,9 @@ func (r *Runner) call(ctx context.Context, d Def, raw any, client *forgejo.Clien
 	if msg := r.scopeRefusal(ctx, d, args, client); msg != "" {
 		return Error(msg)
 	}
-	trusted := r.startTrust(ctx, d, args, client)
+	trusted, hctx := r.startTrust(ctx, d, args, client)
 	defer trusted.wait()
-	res, err = d.Handler(ctx, client, args)
+	res, err = d.Handler(hctx, client, args)
 	switch {
 	case err != nil:
 		return Error(describe(ctx, d, client.Explain(err), r.Timeout))

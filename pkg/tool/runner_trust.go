@@ -3,6 +3,7 @@ package tool
 import (
 	"context"
 	"encoding/json"
+	"sync"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
@@ -49,22 +50,28 @@ func (noForge) Error() string { return "no forge is configured" }
 
 var errNoForge error = noForge{}
 
-// trustCall is one call's trust pass, set up before the handler runs so
-// that the facts of the call's repository (public or not, its owner) are
-// read from the forge while the handler works, not after it.
+// trustCall is one call's trust pass. The facts of the call's repository
+// (public or not, its owner) are read while the handler works, not after
+// it, but only from the moment the handler sends its first request: a call
+// the tool refuses on its own (a climbing name, a bad window) sends nothing
+// at all.
 type trustCall struct {
-	p        *trust.Pass
-	plan     *trust.Plan
-	prefetch chan struct{} // closed when the facts are read; nil: none
-	cancel   context.CancelFunc
+	p    *trust.Pass
+	plan *trust.Plan
+
+	mu     sync.Mutex
+	ended  bool               // the handler has returned: start nothing more
+	done   chan struct{}      // closed when the prefetch has ended; nil: none
+	cancel context.CancelFunc // stops the prefetch
 }
 
-// startTrust sets up the trust pass of d's call with a.
-func (r *Runner) startTrust(ctx context.Context, d Def, a Args, c *forgejo.Client) *trustCall {
+// startTrust sets up the trust pass of d's call with a. It returns the
+// context the handler runs with, which starts the prefetch.
+func (r *Runner) startTrust(ctx context.Context, d Def, a Args, c *forgejo.Client) (*trustCall, context.Context) {
 	p := &trust.Pass{Fence: r.Fence(ctx), Lockdown: r.InLockdown(ctx), Marks: r.Marks, Access: trust.NewAccess(c)}
 	tc := &trustCall{p: p, plan: planOf(d)}
 	if !p.Lockdown && !p.Marks && !p.Fence.IsSet() {
-		return tc
+		return tc, ctx
 	}
 	if d.param("owner") != nil && d.param("repo") != nil {
 		p.Repo = FullName(a)
@@ -73,24 +80,38 @@ func (r *Runner) startTrust(ctx context.Context, d Def, a Args, c *forgejo.Clien
 		p.Context = &trust.ContextAuthor{Key: by.Key, Login: func(ctx context.Context) (string, error) { return by.Login(ctx, c, a) }}
 	}
 	if c != nil && p.Repo != "" && (tc.plan.HasText() || p.Context != nil) && (p.Marks || p.Lockdown) {
-		tc.prefetch = make(chan struct{})
-		pctx, cancel := context.WithCancel(ctx)
-		tc.cancel = cancel
-		go func() {
-			defer close(tc.prefetch)
-			p.Access.Repo(pctx, p.Repo)
-		}()
+		return tc, forgejo.OnFirstSend(ctx, func() { tc.prefetch(ctx) })
 	}
-	return tc
+	return tc, ctx
+}
+
+// prefetch starts reading the facts of the call's repository, unless the
+// handler has returned.
+func (tc *trustCall) prefetch(ctx context.Context) {
+	tc.mu.Lock()
+	defer tc.mu.Unlock()
+	if tc.ended {
+		return
+	}
+	pctx, cancel := context.WithCancel(forgejo.WithoutFirstSend(ctx))
+	tc.done, tc.cancel = make(chan struct{}), cancel
+	go func() {
+		defer close(tc.done)
+		tc.p.Access.Repo(pctx, tc.p.Repo)
+	}()
 }
 
 // wait stops the prefetch, if the call ends before it (a failed
 // handler), and returns once it has ended: nothing a call started
 // outlives it.
 func (tc *trustCall) wait() {
-	if tc.prefetch != nil {
-		tc.cancel()
-		<-tc.prefetch
+	tc.mu.Lock()
+	tc.ended = true
+	done, cancel := tc.done, tc.cancel
+	tc.mu.Unlock()
+	if done != nil {
+		cancel()
+		<-done
 	}
 }
 
