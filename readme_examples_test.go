@@ -62,6 +62,9 @@ func TestReadmeCLIExamples(t *testing.T) {
 	env := []string{"FORGEJO_URL=" + lf.URL, "FORGEJO_ACCESS_TOKEN=" + lf.Token}
 	seed := exec.Command("scripts/seed-demo", binary)
 	seed.Env = append(os.Environ(), env...)
+	// As under make run started by an MCP client: a JSON-RPC line waits on
+	// standard input, for the server, not for the seed's calls.
+	seed.Stdin = strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}` + "\n")
 	out, err := seed.CombinedOutput()
 	require.NoError(t, err, "scripts/seed-demo: %s", out)
 

@@ -133,12 +133,13 @@ func runCLI(ctx context.Context, before, after []string, std IO, env Env) int {
 		fmt.Fprintf(std.Err, "forgejo-mcp: %s is not offered with the current --toolsets/--tools/--exclude-tools/--read-only selection\n", name)
 		return ExitUsage
 	}
-	args, err := cliArgs(fs, def, params, cf, std.In)
+	args, err := cliArgs(ctx, fs, def, params, cf, std.In)
 	if err == nil {
 		err = repoContext(fs, def, args, cfg.URL, env)
 	}
 	if err != nil {
 		fmt.Fprintln(std.Err, "forgejo-mcp:", err)
+		stdinHint(std, cf)
 		return ExitUsage
 	}
 	if !cf.yes && def.Annotations.Destructive && isTerminalReader(std.In) {
@@ -182,12 +183,21 @@ func runCLI(ctx context.Context, before, after []string, std IO, env Env) int {
 		// the forge refusing a call is not. Parse tells them apart: it
 		// fails exactly when the Runner refused before calling the tool.
 		if _, err := def.Parse(args); err != nil {
+			stdinHint(std, cf)
 			fmt.Fprintf(std.Err, "see forgejo-mcp --cli %s --help\n", name)
 			return ExitUsage
 		}
 		return ExitToolError
 	}
 	return ExitOK
+}
+
+// stdinHint says, after arguments were found wanting, that JSON piped in
+// is not read unless asked for (it was before --args - was required).
+func stdinHint(std IO, cf cliFlags) {
+	if cf.args == "" && isPipe(std.In) {
+		fmt.Fprintln(std.Err, "forgejo-mcp: standard input is read for arguments only with --args -")
+	}
 }
 
 // register adds the flags of --cli mode; args, out, all, yes and file

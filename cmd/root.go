@@ -44,7 +44,7 @@ func Main(ctx context.Context, args []string, std IO, env Env) int {
 		}
 	}
 	if i := indexOf(args, "--cli"); i >= 0 {
-		return runCLI(ctx, args[:i], args[i+1:], std, env)
+		return interruptible(ctx, func() int { return runCLI(ctx, args[:i], args[i+1:], std, env) })
 	}
 	var cfg Config
 	fs := serverFlags(&cfg, env)
