@@ -83,8 +83,11 @@ func runCLI(ctx context.Context, before, after []string, std IO, env Env) int {
 		fmt.Fprintln(std.Err, "forgejo-mcp:", cliFlagError(fs, err, def, name))
 		return ExitUsage
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(std.Err, "forgejo-mcp: unexpected argument %q; parameters are flags (--name value); see forgejo-mcp --cli %s --help\n", fs.Arg(0), name)
+	webURL := ""
+	if fs.NArg() == 1 && found && def.TakesURL() && strings.Contains(fs.Arg(0), "://") {
+		webURL = fs.Arg(0) // a page of the forge: what it names fills the arguments
+	} else if fs.NArg() > 0 {
+		fmt.Fprintf(std.Err, "forgejo-mcp: unexpected argument %q; parameters are flags (--name value)%s; see forgejo-mcp --cli %s --help\n", fs.Arg(0), urlHint(found, def), name)
 		return ExitUsage
 	}
 	if err := cf.checkOutput(found, def); err != nil {
@@ -134,21 +137,37 @@ func runCLI(ctx context.Context, before, after []string, std IO, env Env) int {
 		return ExitUsage
 	}
 	args, err := cliArgs(ctx, fs, def, params, cf, std.In)
+	if err == nil && webURL != "" {
+		if _, dup := args[tool.URLArg]; dup {
+			err = fmt.Errorf("two web URLs: one as the argument, one in --args; give one")
+		}
+		args[tool.URLArg] = webURL
+	}
+	var from repoFrom
 	if err == nil {
-		err = repoContext(fs, def, args, cfg.URL, env)
+		from, err = repoContext(fs, def, args, cfg.URL, env)
+	}
+	var runner *tool.Runner
+	if err == nil {
+		runner = cfg.runner(newLogger(std.Err, &cfg))
+		if takesPull(def) && runner.Client != nil {
+			if client, cerr := runner.Client(ctx); cerr == nil {
+				err = branchPull(ctx, std, client, def, args, env)
+			}
+		}
 	}
 	if err != nil {
 		fmt.Fprintln(std.Err, "forgejo-mcp:", err)
 		stdinHint(std, cf)
 		return ExitUsage
 	}
+	from.note(std, def, args)
 	if !cf.yes && def.Annotations.Destructive && isTerminalReader(std.In) {
 		if !confirm(std, def, args) {
 			fmt.Fprintln(std.Err, "forgejo-mcp: not confirmed; nothing was sent (--yes skips the question)")
 			return ExitToolError
 		}
 	}
-	runner := cfg.runner(newLogger(std.Err, &cfg))
 	call := func(a map[string]any) *mcp.CallToolResult { return runner.Call(ctx, def, a) }
 	var res *mcp.CallToolResult
 	if cf.all {
@@ -190,6 +209,14 @@ func runCLI(ctx context.Context, before, after []string, std IO, env Env) int {
 		return ExitToolError
 	}
 	return ExitOK
+}
+
+// urlHint names the one positional argument a tool takes: a web URL.
+func urlHint(found bool, def tool.Def) string {
+	if found && def.TakesURL() {
+		return ", or one web URL of the forge"
+	}
+	return ""
 }
 
 // stdinHint says, after arguments were found wanting, that JSON piped in

@@ -166,7 +166,7 @@ func forgeValues(ctx context.Context, fs *pflag.FlagSet, d tool.Def, param strin
 	}
 	// The git remote fills a repository the words do not name; an error
 	// (none found) leaves the arguments as they are.
-	_ = repoContext(fs, d, args, cfg.URL, env)
+	_, _ = repoContext(fs, d, args, cfg.URL, env)
 	ctxArgs := map[string]string{}
 	for k, v := range args {
 		ctxArgs[k], _ = v.(string)

@@ -61,7 +61,18 @@ func remoteRepo(dir string, forge *url.URL, env Env) (owner, repo, remote string
 // (worktree, submodule), that of the directory it names, or of the common
 // directory that one shares.
 func gitConfigPath(dir string, env Env) string {
-	gitDir := env("GIT_DIR")
+	_, common := gitDirs(dir, env)
+	if common == "" {
+		return ""
+	}
+	return filepath.Join(common, "config")
+}
+
+// gitDirs finds the git directory of the repository holding dir (a
+// worktree's own, which has its HEAD) and the common directory it shares
+// (which has the configuration); "" when dir is in no repository.
+func gitDirs(dir string, env Env) (gitDir, common string) {
+	gitDir = env("GIT_DIR")
 	if gitDir != "" && !filepath.IsAbs(gitDir) {
 		gitDir = filepath.Join(dir, gitDir)
 	}
@@ -75,7 +86,7 @@ func gitConfigPath(dir string, env Env) string {
 			b, err := os.ReadFile(p)
 			target, found := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir:")
 			if err != nil || !found {
-				return ""
+				return "", ""
 			}
 			gitDir = strings.TrimSpace(target)
 			if !filepath.IsAbs(gitDir) {
@@ -85,18 +96,75 @@ func gitConfigPath(dir string, env Env) string {
 		}
 		parent := filepath.Dir(d)
 		if parent == d {
-			return ""
+			return "", ""
 		}
 		d = parent
 	}
+	common = gitDir
 	if b, err := os.ReadFile(filepath.Join(gitDir, "commondir")); err == nil {
-		common := strings.TrimSpace(string(b))
+		common = strings.TrimSpace(string(b))
 		if !filepath.IsAbs(common) {
 			common = filepath.Join(gitDir, common)
 		}
-		gitDir = common
 	}
-	return filepath.Join(gitDir, "config")
+	return gitDir, common
+}
+
+// currentBranch is the branch checked out in the repository holding dir,
+// as the forge knows it: the branch it tracks (branch.NAME.merge) when
+// set, else its own name; ok is false on a detached HEAD or outside a
+// repository.
+func currentBranch(dir string, env Env) (branch string, ok bool) {
+	gitDir, common := gitDirs(dir, env)
+	if gitDir == "" {
+		return "", false
+	}
+	head, err := os.ReadFile(filepath.Join(gitDir, "HEAD"))
+	if err != nil {
+		return "", false
+	}
+	name, found := strings.CutPrefix(strings.TrimSpace(string(head)), "ref: refs/heads/")
+	if !found || name == "" {
+		return "", false
+	}
+	if config, err := os.ReadFile(filepath.Join(common, "config")); err == nil {
+		if merge, found := strings.CutPrefix(gitConfigValue(config, "branch", name, "merge"), "refs/heads/"); found && merge != "" {
+			return merge, true
+		}
+	}
+	return name, true
+}
+
+// gitConfigValue is the first value of key in the [section "sub"] of a
+// git configuration file, "" when there is none.
+func gitConfigValue(config []byte, section, sub, key string) string {
+	in := false
+	sc := bufio.NewScanner(bytes.NewReader(config))
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || line[0] == '#' || line[0] == ';' {
+			continue
+		}
+		if line[0] == '[' {
+			end := strings.IndexByte(line, ']')
+			if end < 0 {
+				in = false
+				continue
+			}
+			kind, name, found := strings.Cut(strings.TrimSpace(line[1:end]), " ")
+			in = found && strings.EqualFold(kind, section) && strings.Trim(strings.TrimSpace(name), `"`) == sub
+			continue
+		}
+		k, v, found := strings.Cut(line, "=")
+		if in && found && strings.EqualFold(strings.TrimSpace(k), key) {
+			v = strings.TrimSpace(v)
+			if len(v) >= 2 && v[0] == '"' && v[len(v)-1] == '"' {
+				v = v[1 : len(v)-1]
+			}
+			return v
+		}
+	}
+	return ""
 }
 
 // parseRemotes reads the url of each [remote "NAME"] section of a git
