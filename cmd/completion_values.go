@@ -173,8 +173,10 @@ func forgeValues(ctx context.Context, fs *pflag.FlagSet, d tool.Def, param strin
 	}
 	ctx, cancel := context.WithTimeout(ctx, lookupTimeout)
 	defer cancel()
-	c := complete.New(complete.Options{Client: cfg.runner(slog.New(slog.DiscardHandler)).Client})
-	if param == "repo" && (strings.Contains(cur, "/") || ctxArgs["owner"] == "" || !hasParam(d, "owner")) {
+	c := complete.New(complete.Options{Client: cfg.runner(slog.New(slog.DiscardHandler)).Client, Plain: true})
+	// -R (and --repo without --owner) takes OWNER/REPO: a bare name from
+	// the git remote's owner would then fail as "missing owner".
+	if param == "repo" && (strings.Contains(cur, "/") || !fs.Changed("owner") || !hasParam(d, "owner")) {
 		// -R OWNER/REPO: owners first, then the owner's repositories.
 		owner, prefix, found := strings.Cut(cur, "/")
 		if !found {

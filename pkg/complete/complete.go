@@ -57,6 +57,11 @@ type Options struct {
 	// Admit counts a forge lookup against the concurrency limits
 	// (tool.Runner.Admit); nil admits everything.
 	Admit func(ctx context.Context, name string) (done func(), refusal string)
+	// Plain leaves out a value holding an invisible or control character
+	// (a newline, an escape, a bidirectional override) instead of showing
+	// it escaped: a shell inserts a candidate into a command line as
+	// typed text, where an escaped form would name something else.
+	Plain bool
 }
 
 // Completer answers completions for the identity of each request.
@@ -155,7 +160,13 @@ func (c *Completer) complete(ctx context.Context, arg mcp.CompleteArgument, cc m
 	lctx, cancel := context.WithTimeout(ctx, lookupTimeout)
 	defer cancel()
 	col := &collector{prefix: prefix, whole: true}
-	whole, err := l.fetch(lctx, client, func(v string) { col.add(client.Redact(tool.EscapeInvisible(v))) })
+	whole, err := l.fetch(lctx, client, func(v string) {
+		shown := tool.EscapeInvisible(v)
+		if c.opts.Plain && shown != v {
+			return
+		}
+		col.add(client.Redact(shown))
+	})
 	if err != nil {
 		return empty(), nil
 	}
