@@ -122,7 +122,7 @@ func TestDequote(t *testing.T) {
 	for in, want := range map[string]string{
 		"plain":        "plain",
 		`'x$(touch`:    "x$(touch",
-		`x\$\(a\)`:    "x$(a)",
+		`x\$\(a\)`:     "x$(a)",
 		`"a b"c`:       "a bc",
 		`'it'\''s'`:    "it's",
 		`"open`:        "open",
