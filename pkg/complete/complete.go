@@ -162,7 +162,7 @@ func (c *Completer) complete(ctx context.Context, arg mcp.CompleteArgument, cc m
 	if err != nil {
 		return empty(), nil
 	}
-	if whole {
+	if whole && col.whole {
 		c.cache.put(cacheKey{client, l.key, ""}, entry{values: col.all})
 		return match(col.all, prefix), nil
 	}
@@ -171,8 +171,8 @@ func (c *Completer) complete(ctx context.Context, arg mcp.CompleteArgument, cc m
 	return e.completion(), nil
 }
 
-// fetch runs lookup l for prefix: whole says col.all holds the forge's
-// whole list.
+// fetch runs lookup l for prefix: whole says the forge answered with its
+// whole list (col.whole, that col.all kept all of it).
 func (c *Completer) fetch(ctx context.Context, client *forgejo.Client, l lookup, prefix string) (col *collector, whole bool, err error) {
 	lctx, cancel := context.WithTimeout(ctx, lookupTimeout)
 	defer cancel()
@@ -191,7 +191,7 @@ func (c *Completer) fetch(ctx context.Context, client *forgejo.Client, l lookup,
 		sort.Strings(col.all)
 		sort.Strings(col.matched)
 	}
-	return col, whole && col.whole, nil
+	return col, whole, nil
 }
 
 // Lookup answers the argument name for a shell that keeps answers itself
@@ -219,7 +219,7 @@ func (c *Completer) Lookup(ctx context.Context, name, prefix string, args map[st
 	switch {
 	case err != nil:
 		return nil, false
-	case whole:
+	case whole && col.whole:
 		return col.all, true
 	}
 	return col.matched, false
