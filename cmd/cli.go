@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/itchyny/gojq"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/spf13/pflag"
 
@@ -21,6 +22,8 @@ type cliFlags struct {
 	out    string
 	maxOut int64
 	file   string
+	jq     string
+	watch  bool
 	all    bool
 	yes    bool
 	help   bool
@@ -136,6 +139,13 @@ func runCLI(ctx context.Context, before, after []string, std IO, env Env) int {
 		fmt.Fprintf(std.Err, "forgejo-mcp: %s is not offered with the current --toolsets/--tools/--exclude-tools/--read-only selection\n", name)
 		return ExitUsage
 	}
+	var jq *gojq.Code
+	if cf.jq != "" {
+		if jq, err = compileJQ(cf.jq); err != nil {
+			fmt.Fprintln(std.Err, "forgejo-mcp:", err)
+			return ExitUsage
+		}
+	}
 	args, err := cliArgs(ctx, fs, def, params, cf, std.In)
 	if err == nil && webURL != "" {
 		if _, dup := args[tool.URLArg]; dup {
@@ -192,6 +202,13 @@ func runCLI(ctx context.Context, before, after []string, std IO, env Env) int {
 		}
 		return runner.Call(ctx, d, a)
 	}
+	if jq != nil && !res.IsError {
+		if err := runJQ(ctx, std.Out, jq, resultText(res)); err != nil {
+			fmt.Fprintln(std.Err, "forgejo-mcp:", err)
+			return ExitToolError
+		}
+		return ExitOK
+	}
 	if err := printResult(std, res, cf, def, args, callTool); err != nil {
 		fmt.Fprintln(std.Err, "forgejo-mcp:", err)
 		return ExitToolError
@@ -238,6 +255,7 @@ func (cf *cliFlags) register(fs *pflag.FlagSet, forTool, withFile bool) {
 		fs.Int64Var(&cf.maxOut, "max-out-bytes", DefaultMaxOutBytes, "largest file --out writes; a larger one is refused before anything is written")
 		fs.BoolVar(&cf.all, "all", false, fmt.Sprintf("a list tool: follow has_more through every page (at most %d items), at the largest page size", maxAllItems))
 		fs.BoolVarP(&cf.yes, "yes", "y", false, "a destructive tool: do not ask for confirmation on a terminal")
+		fs.StringVarP(&cf.jq, "jq", "q", "", "filter the result's JSON with a jq expression; strings print as text")
 	}
 	if withFile {
 		fs.StringVar(&cf.file, "file", "", "the file to upload: read and base64-encoded for you")
@@ -255,6 +273,9 @@ func (cf *cliFlags) checkOutput(found bool, def tool.Def) error {
 	}
 	if found && cf.all && !isList(def) {
 		return fmt.Errorf("--all is for list tools (with page and limit); %s answers in one piece", def.Name)
+	}
+	if cf.jq != "" && cf.output != "" && cf.output != "json" {
+		return fmt.Errorf("--jq prints JSON values: leave out --output %s", cf.output)
 	}
 	return nil
 }
