@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/itchyny/gojq"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -24,6 +25,8 @@ type cliFlags struct {
 	file   string
 	jq     string
 	watch  bool
+	// interval is --watch's wait between looks.
+	interval time.Duration
 	all    bool
 	yes    bool
 	help   bool
@@ -80,6 +83,7 @@ func runCLI(ctx context.Context, before, after []string, std IO, env Env) int {
 	if found {
 		params = paramFlags(fs, def)
 		cf.registerTextFiles(fs, def)
+		cf.registerWatch(fs, def.Name)
 	}
 	onceOnly(fs)
 	if err := fs.Parse(rest); err != nil {
@@ -180,9 +184,12 @@ func runCLI(ctx context.Context, before, after []string, std IO, env Env) int {
 	}
 	call := func(a map[string]any) *mcp.CallToolResult { return runner.Call(ctx, def, a) }
 	var res *mcp.CallToolResult
-	if cf.all {
+	switch {
+	case cf.all:
 		res = callAll(ctx, std, call, def, args)
-	} else {
+	case cf.watch:
+		res = watchCI(ctx, std, call, args, cf.interval)
+	default:
 		res = call(args)
 	}
 	if window := windowMax(def); cf.out != "" && window > 0 && !res.IsError && args["offset"] == nil && args["max_bytes"] == nil {
@@ -207,11 +214,12 @@ func runCLI(ctx context.Context, before, after []string, std IO, env Env) int {
 			fmt.Fprintln(std.Err, "forgejo-mcp:", err)
 			return ExitToolError
 		}
-		return ExitOK
-	}
-	if err := printResult(std, res, cf, def, args, callTool); err != nil {
+	} else if err := printResult(std, res, cf, def, args, callTool); err != nil {
 		fmt.Fprintln(std.Err, "forgejo-mcp:", err)
 		return ExitToolError
+	}
+	if def.Name == ciTool && !res.IsError {
+		return ciExit(res)
 	}
 	if res.IsError {
 		// Arguments the tool refuses (a required one missing, a wrong
