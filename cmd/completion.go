@@ -197,6 +197,7 @@ func completions(ctx context.Context, words []string, env Env) []string {
 	}
 	if len(prev) == 0 {
 		return matching(cur, []string{candidate("login", "store a forge and its token"), candidate("logout", "forget a stored forge"),
+			candidate("api", "call an API route no tool covers"),
 			candidate("completion", "a shell completion script")})
 	}
 	return nil
