@@ -204,4 +204,3 @@ func apiBody(ctx context.Context, method string, fields, typed []string, input s
 	b, err := json.Marshal(obj)
 	return b, query, err
 }
-

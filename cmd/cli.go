@@ -27,9 +27,9 @@ type cliFlags struct {
 	watch  bool
 	// interval is --watch's wait between looks.
 	interval time.Duration
-	all    bool
-	yes    bool
-	help   bool
+	all      bool
+	yes      bool
+	help     bool
 	// textFiles are the --NAME-file flags of the tool's long text
 	// parameters (--body-file), by parameter name.
 	textFiles map[string]*string

@@ -67,7 +67,7 @@ func TestCompletions(t *testing.T) {
 		{name: "issue numbers", env: forge, words: []string{"--cli", "get_issue_by_index", "-R", "alice/rocket", "--index", "1"}, want: []string{"12"}},
 		{name: "free text: nothing", env: forge, words: []string{"--cli", "create_issue", "-R", "alice/rocket", "--title", ""}, want: nil},
 		{name: "a tool's own flags first", words: []string{"--cli", "get_issue_by_index", "--"}, want: []string{
-			"--all", "--args", "--help", "--index", "--max-out-bytes", "--out", "--output", "--owner", "--repo", "--yes"}},
+			"--all", "--args", "--help", "--index", "--jq", "--max-out-bytes", "--out", "--output", "--owner", "--repo", "--yes"}},
 		{name: "server flags when no own flag matches", words: []string{"--cli", "get_issue_by_index", "--pro"}, want: []string{"--profile"}},
 		{name: "own flags win a shared prefix", words: []string{"--cli", "get_issue_by_index", "--re"}, want: []string{"--repo"}},
 	}
