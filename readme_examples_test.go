@@ -51,7 +51,7 @@ func readmeCommands(t *testing.T) []string {
 // cliExample matches an example that runs the installed binary (maybe fed
 // by echo): a placeholder (<version>), a server (--transport) or a
 // set-up line is not one.
-var cliExample = regexp.MustCompile(`^(echo '[^']*' \| )?forgejo-mcp (--cli|--version)`)
+var cliExample = regexp.MustCompile(`^(echo '[^']*' \| )?(\./)?forgejo-mcp (--cli|--version|api )`)
 
 // TestReadmeCLIExamples: every forgejo-mcp example in README.md exits 0
 // against a forge holding forgeadmin/demo, run by bash with the binary on
@@ -71,6 +71,8 @@ func TestReadmeCLIExamples(t *testing.T) {
 	bin := t.TempDir()
 	require.NoError(t, os.Symlink(binary, filepath.Join(bin, "forgejo-mcp")))
 	home, work := t.TempDir(), t.TempDir()
+	// ./forgejo-mcp, as make run leaves it in the checkout.
+	require.NoError(t, os.Symlink(binary, filepath.Join(work, "forgejo-mcp")))
 	var ran int
 	for _, cmd := range readmeCommands(t) {
 		if !cliExample.MatchString(cmd) || strings.Contains(cmd, "<") {
@@ -106,6 +108,8 @@ func TestReadmeInstallLines(t *testing.T) {
 		ran++
 		t.Run(cmd, func(t *testing.T) {
 			home, work := t.TempDir(), t.TempDir()
+	// ./forgejo-mcp, as make run leaves it in the checkout.
+	require.NoError(t, os.Symlink(binary, filepath.Join(work, "forgejo-mcp")))
 			// What the line installs: the build (forgejo-mcp) or a release
 			// file (forgejo-mcp-<version>-linux-amd64).
 			line := strings.ReplaceAll(cmd, "<version>", "v0.0.0-test")
