@@ -138,30 +138,9 @@ func currentBranch(dir string, env Env) (branch string, ok bool) {
 // gitConfigValue is the first value of key in the [section "sub"] of a
 // git configuration file, "" when there is none.
 func gitConfigValue(config []byte, section, sub, key string) string {
-	in := false
-	sc := bufio.NewScanner(bytes.NewReader(config))
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || line[0] == '#' || line[0] == ';' {
-			continue
-		}
-		if line[0] == '[' {
-			end := strings.IndexByte(line, ']')
-			if end < 0 {
-				in = false
-				continue
-			}
-			kind, name, found := strings.Cut(strings.TrimSpace(line[1:end]), " ")
-			in = found && strings.EqualFold(kind, section) && strings.Trim(strings.TrimSpace(name), `"`) == sub
-			continue
-		}
-		k, v, found := strings.Cut(line, "=")
-		if in && found && strings.EqualFold(strings.TrimSpace(k), key) {
-			v = strings.TrimSpace(v)
-			if len(v) >= 2 && v[0] == '"' && v[len(v)-1] == '"' {
-				v = v[1 : len(v)-1]
-			}
-			return v
+	for _, e := range gitConfigEntries(config) {
+		if strings.EqualFold(e.section, section) && e.sub == sub && strings.EqualFold(e.key, key) {
+			return e.value
 		}
 	}
 	return ""
@@ -172,7 +151,26 @@ func gitConfigValue(config []byte, section, sub, key string) string {
 func parseRemotes(config []byte) []gitRemote {
 	var out []gitRemote
 	seen := map[string]bool{}
-	section := ""
+	for _, e := range gitConfigEntries(config) {
+		if !strings.EqualFold(e.section, "remote") || e.sub == "" || seen[e.sub] || !strings.EqualFold(e.key, "url") {
+			continue
+		}
+		seen[e.sub] = true
+		out = append(out, gitRemote{e.sub, e.value})
+	}
+	return out
+}
+
+// gitEntry is one key = value line of a git configuration file, in its
+// [section "sub"].
+type gitEntry struct{ section, sub, key, value string }
+
+// gitConfigEntries reads the key = value lines of a git configuration
+// file with the section they are in (comments and blank lines skipped, a
+// quoted value unquoted; include files are not followed).
+func gitConfigEntries(config []byte) []gitEntry {
+	var out []gitEntry
+	var section, sub string
 	sc := bufio.NewScanner(bytes.NewReader(config))
 	for sc.Scan() {
 		line := strings.TrimSpace(sc.Text())
@@ -180,31 +178,26 @@ func parseRemotes(config []byte) []gitRemote {
 			continue
 		}
 		if line[0] == '[' {
-			section = ""
-			end := strings.IndexByte(line, ']')
-			if end < 0 {
-				continue
+			section, sub = "", ""
+			if end := strings.IndexByte(line, ']'); end >= 0 {
+				head := strings.TrimSpace(line[1:end])
+				var found bool
+				section, sub, found = strings.Cut(head, " ")
+				if found {
+					sub = strings.Trim(strings.TrimSpace(sub), `"`)
+				}
 			}
-			head := strings.TrimSpace(line[1:end])
-			kind, name, found := strings.Cut(head, " ")
-			if found && strings.EqualFold(kind, "remote") {
-				section = strings.Trim(strings.TrimSpace(name), `"`)
-			}
-			continue
-		}
-		if section == "" || seen[section] {
 			continue
 		}
 		key, value, found := strings.Cut(line, "=")
-		if !found || !strings.EqualFold(strings.TrimSpace(key), "url") {
+		if !found || section == "" {
 			continue
 		}
 		value = strings.TrimSpace(value)
 		if len(value) >= 2 && value[0] == '"' && value[len(value)-1] == '"' {
 			value = value[1 : len(value)-1]
 		}
-		seen[section] = true
-		out = append(out, gitRemote{section, value})
+		out = append(out, gitEntry{section, sub, strings.TrimSpace(key), value})
 	}
 	return out
 }
