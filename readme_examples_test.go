@@ -108,8 +108,6 @@ func TestReadmeInstallLines(t *testing.T) {
 		ran++
 		t.Run(cmd, func(t *testing.T) {
 			home, work := t.TempDir(), t.TempDir()
-			// ./forgejo-mcp, as make run leaves it in the checkout.
-			require.NoError(t, os.Symlink(binary, filepath.Join(work, "forgejo-mcp")))
 			// What the line installs: the build (forgejo-mcp) or a release
 			// file (forgejo-mcp-<version>-linux-amd64).
 			line := strings.ReplaceAll(cmd, "<version>", "v0.0.0-test")
