@@ -73,7 +73,9 @@ func TestCompletionHostileNames(t *testing.T) {
 	var mu sync.Mutex
 	current := ""
 	f := fakeforge.New(t)
-	f.Handle("GET /api/v1/repos/o/r/git/refs/heads", func(w http.ResponseWriter, _ *http.Request) {
+	// Each name is another repository's branch: completion keeps what it
+	// looked up for a minute, per repository.
+	f.Handle("GET /api/v1/repos/o/{repo}/git/refs/heads", func(w http.ResponseWriter, _ *http.Request) {
 		mu.Lock()
 		defer mu.Unlock()
 		fakeforge.WriteJSON(w, 200, []map[string]any{{"ref": "refs/heads/" + current}})
@@ -146,12 +148,13 @@ func TestCompletionHostileNames(t *testing.T) {
 			require.True(t, waitFile(filepath.Join(dir, "argv")), "the shell did not start: %q", dump())
 			require.NoError(t, os.Remove(filepath.Join(dir, "argv")))
 
-			for _, h := range hostileNames {
+			for i, h := range hostileNames {
+				repo := fmt.Sprintf("o/r%d", i)
 				mu.Lock()
 				current = h.name
 				mu.Unlock()
 				_ = os.Remove(filepath.Join(dir, "completed"))
-				_, err := io.WriteString(term, "forgejo-mcp --cli create_branch -R o/r --from \t")
+				_, err := io.WriteString(term, "forgejo-mcp --cli create_branch -R "+repo+" --from \t")
 				require.NoError(t, err)
 				require.True(t, waitFile(filepath.Join(dir, "completed")), "%q: no completion ran: %q", h.name, dump())
 				time.Sleep(300 * time.Millisecond) // the shell inserts what it read
@@ -162,7 +165,7 @@ func TestCompletionHostileNames(t *testing.T) {
 				require.NoError(t, err)
 				require.NoError(t, os.Remove(filepath.Join(dir, "argv")))
 				argv := strings.Split(strings.TrimSuffix(string(b), "\x00"), "\x00")
-				want := []string{"--cli", "create_branch", "-R", "o/r", "--from", h.name}
+				want := []string{"--cli", "create_branch", "-R", repo, "--from", h.name}
 				if h.dropped {
 					want = want[:5] // nothing was offered
 				}
