@@ -55,7 +55,7 @@ func FuzzOpen(f *testing.F) {
 				}
 			}
 		}()
-		d, err := Open(data, Options{MaxCells: 1 << 16, MaxDecoded: 1 << 20})
+		d, err := Open(data, Options{Memory: NewBudget(4 << 20), MaxDecoded: 1 << 20})
 		if err != nil {
 			if d != nil {
 				t.Fatal("a document and an error")
