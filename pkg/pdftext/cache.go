@@ -114,8 +114,9 @@ func (x *extractor) cmapOf(s *pdfobj.Stream) *cmap {
 // maxCMapBytes bounds the decoded bytes of one CMap.
 const maxCMapBytes = 4 << 20
 
-// spent reports a budget that refused a charge.
+// spent reports a budget (or the pool it draws on) that refused a charge.
 func spent(err error) bool {
 	var e *pdfobj.SpentError
-	return errors.As(err, &e)
+	var p *pdfobj.PoolSpentError
+	return errors.As(err, &e) || errors.As(err, &p)
 }

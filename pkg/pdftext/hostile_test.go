@@ -155,3 +155,31 @@ var hostileShapes = sync.OnceValue(func() map[pdfgen.Hostile][]byte {
 	}
 	return m
 })
+
+// TestMemoryPool: an extraction that draws on a pool others hold most of
+// stops when the pool has no more, with the text so far and a note to
+// read on in a moment; once the others are done it reads as far as its
+// own budget lets it; what each drew is given back when it returns.
+func TestMemoryPool(t *testing.T) {
+	pool := pdftext.NewMemoryPool(24 << 20)
+	ctx := pdftext.WithMemoryPool(context.Background(), pool)
+	doc := hostileShapes()[pdfgen.ValueCount] // needs more than its whole budget
+
+	others := pdftext.Occupy(pool, 16<<20) // other calls reading PDFs
+	res, err := pdftext.Extract(ctx, doc, pdftext.Options{Timeout: time.Hour})
+	require.NoError(t, err)
+	assert.Equal(t, "before the arrays", res.Pages[0].Text)
+	assert.Equal(t, `stopped in page 1: the memory this server holds for reading PDFs is in use by other calls; read on in a moment with pages="1-"`, res.Note)
+	assert.Equal(t, int64(16<<20), pool.Held(), "it gave back what it drew")
+
+	others()
+	res, err = pdftext.Extract(ctx, doc, pdftext.Options{Timeout: time.Hour})
+	require.NoError(t, err)
+	assert.Contains(t, res.Note, "stopped in page 1: reading it needs over 16 MiB of memory, more than one call holds")
+	assert.Zero(t, pool.Held())
+
+	res, err = pdftext.Extract(ctx, threePages(true), pdftext.Options{})
+	require.NoError(t, err)
+	assert.Len(t, res.Pages, 3)
+	assert.Zero(t, pool.Held())
+}

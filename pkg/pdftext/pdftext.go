@@ -160,6 +160,10 @@ func extract(ctx context.Context, data []byte, from, to int, opt Options) (res *
 	stopped := new(atomic.Bool)
 	defer context.AfterFunc(ctx, func() { stopped.Store(true) })()
 	mem := pdfobj.NewBudget(opt.MaxMemory)
+	if pool := poolOf(ctx); pool != nil {
+		mem.Draw(pool.p)
+		defer mem.Close()
+	}
 	x := &extractor{ctx: ctx, stopped: stopped, mem: mem, fonts: map[string]*font{}, cmaps: map[pdfobj.Ref]*cmap{},
 		programs: map[pdfobj.Ref]program{}, stdTables: map[[2]int]*[256]float64{},
 		active: map[pdfobj.Ref]bool{}, spoiled: map[pdfobj.Ref]bool{}, contentLeft: opt.MaxContentBytes}
@@ -212,7 +216,10 @@ func extract(ctx context.Context, data []byte, from, to int, opt Options) (res *
 				}
 				return nil, fmt.Errorf("%w: page %d alone is over what one call reads (%d bytes of content)", ErrTooMuchWork, n, opt.MaxContentBytes)
 			}
+			var busy *pdfobj.PoolSpentError
 			switch {
+			case errors.As(x.spent, &busy):
+				res.Note = fmt.Sprintf("stopped in page %d: the memory this server holds for reading PDFs is in use by other calls; read on in a moment with pages=\"%d-\"", n, n)
 			case x.spent != nil:
 				res.Note = fmt.Sprintf("stopped in page %d: reading it needs over %s of memory, more than one call holds; later pages may read: pages=\"%d-\"", n, size(int(opt.MaxMemory)), n+1)
 			case x.contentLeft < 0:

@@ -1,6 +1,9 @@
 package pdfobj
 
-import "fmt"
+import (
+	"fmt"
+	"sync"
+)
 
 // Budget is the memory one extraction may hold of what the file decides:
 // every allocation whose size comes from the file (decoder state, rows,
@@ -12,9 +15,12 @@ import "fmt"
 // The figures charged are estimates of what Go allocates (a value in an
 // array, an entry of a dictionary), on the high side.
 //
-// A budget belongs to one extraction, which runs on one goroutine.
+// A budget belongs to one extraction, which runs on one goroutine. It may
+// draw on a Pool that bounds what all the extractions of a process hold.
 type Budget struct {
 	max, held, peak int64
+	pool            *Pool
+	reserved        int64 // drawn from the pool
 }
 
 // NewBudget returns a budget of max bytes.
@@ -44,11 +50,30 @@ func (b *Budget) Take(n int64) {
 	if b.held+n > b.max {
 		panic(Stop{b.Spent()})
 	}
+	if need := b.held + n - b.reserved; need > 0 && b.pool != nil {
+		chunk := (need + poolChunk - 1) / poolChunk * poolChunk
+		if !b.pool.draw(chunk) {
+			panic(Stop{&PoolSpentError{Max: b.pool.max}})
+		}
+		b.reserved += chunk
+	}
 	b.held += n
 	b.peak = max(b.peak, b.held)
 }
 
-// Fits says whether n more bytes fit, without taking them.
+// Draw makes b draw on pool, which the extraction's charges then count
+// against too, in chunks; Close gives them back.
+func (b *Budget) Draw(pool *Pool) { b.pool = pool }
+
+// Close gives back to the pool what b drew from it.
+func (b *Budget) Close() {
+	if b.pool != nil {
+		b.pool.give(b.reserved)
+		b.reserved = 0
+	}
+}
+
+// Fits says whether n more bytes fit the budget (not asking the pool).
 func (b *Budget) Fits(n int64) bool { return b == nil || b.held+n <= b.max }
 
 // Give returns n bytes taken before.
@@ -98,6 +123,55 @@ func (e *SpentError) Error() string {
 
 // Unwrap makes a spent budget an ErrLimit.
 func (e *SpentError) Unwrap() error { return ErrLimit }
+
+// Pool is the memory all the extractions of a process may hold together:
+// each budget draws on it in chunks of poolChunk as it takes, so on a
+// shared server many hostile PDFs read at once hold at most the pool, not
+// their number times their budget.
+type Pool struct {
+	mu        sync.Mutex
+	max, held int64
+}
+
+// poolChunk is what a budget draws from its pool at a time.
+const poolChunk = 1 << 20
+
+// NewPool returns a pool of max bytes.
+func NewPool(max int64) *Pool { return &Pool{max: max} }
+
+func (p *Pool) draw(n int64) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.held+n > p.max {
+		return false
+	}
+	p.held += n
+	return true
+}
+
+func (p *Pool) give(n int64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.held = max(0, p.held-n)
+}
+
+// Held is what the pool's budgets have drawn now.
+func (p *Pool) Held() int64 {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.held
+}
+
+// PoolSpentError is the error of a charge the pool refused: the other
+// extractions running hold what it has.
+type PoolSpentError struct{ Max int64 }
+
+func (e *PoolSpentError) Error() string {
+	return fmt.Sprintf("%v: the %d MiB this server holds for reading PDFs are in use by other calls; retry in a moment", ErrLimit, e.Max>>20)
+}
+
+// Unwrap makes a spent pool an ErrLimit.
+func (e *PoolSpentError) Unwrap() error { return ErrLimit }
 
 // grow appends v to s, charging b for a larger array before it is made
 // (and giving back the old one's size once copied), so a slice the file
