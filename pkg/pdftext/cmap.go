@@ -207,7 +207,7 @@ func (m *cmap) index(mem *pdfobj.Budget, check func()) {
 		m.short = min(m.short, r.n)
 	}
 	for i, r := range m.ranges {
-		iv := interval{lo: r.lo, hi: r.hi, prio: int64(i)}
+		iv := interval{lo: r.lo, hi: r.hi, prio: int64(i), id: int32(i)}
 		if r.hasCID {
 			cids[r.n] = append(cids[r.n], iv)
 		} else {

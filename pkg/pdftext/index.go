@@ -15,13 +15,14 @@ type spans []span
 
 type span struct {
 	lo, hi uint32
-	at     int32 // the winning interval
+	at     int32 // the winning interval's id
 }
 
 // interval is one input of buildSpans.
 type interval struct {
 	lo, hi uint32
 	prio   int64 // the highest wins where intervals overlap
+	id     int32 // what find answers for it (its entry in the caller's list)
 }
 
 // buildSpans indexes ivs (lo <= hi each), sweeping from the lowest code:
@@ -61,7 +62,7 @@ func buildSpans(ivs []interval, check func()) spans {
 		if active.Len() == 0 || k+1 == len(points) {
 			continue
 		}
-		win, hi := active.at[0], uint32(points[k+1]-1)
+		win, hi := ivs[active.at[0]].id, uint32(points[k+1]-1)
 		if n := len(out); n > 0 && out[n-1].at == win && uint64(out[n-1].hi)+1 == p {
 			out[n-1].hi = hi
 			continue
@@ -71,7 +72,7 @@ func buildSpans(ivs []interval, check func()) spans {
 	return slices.Clip(out)
 }
 
-// find returns the interval that wins at code c.
+// find returns the id of the interval that wins at code c.
 func (s spans) find(c uint32) (int, bool) {
 	i, _ := slices.BinarySearchFunc(s, c, func(sp span, c uint32) int {
 		switch {

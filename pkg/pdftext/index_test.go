@@ -29,6 +29,7 @@ func TestSpans(t *testing.T) {
 		// Distinct priorities where a scan would otherwise pick by order.
 		for i := range ivs {
 			ivs[i].prio = ivs[i].prio*100 + int64(i)
+			ivs[i].id = int32(i)
 		}
 		s := buildSpans(ivs, nil)
 		require.LessOrEqual(t, len(s), 2*len(ivs)+1)

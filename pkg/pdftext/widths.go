@@ -69,7 +69,7 @@ func (x *extractor) readW(w pdfobj.Array, cost *int64) cidWidths {
 				}
 			}
 			values += n
-			ivs = appendDoubling(ivs, interval{lo: uint32(first), hi: uint32(first) + uint32(n-1), prio: 1<<32 + int64(len(cw.runs))})
+			ivs = appendDoubling(ivs, interval{lo: uint32(first), hi: uint32(first) + uint32(n-1), prio: 1<<32 + int64(len(cw.runs)), id: int32(len(cw.runs))})
 			cw.runs = appendDoubling(cw.runs, run)
 			continue
 		}
@@ -86,7 +86,7 @@ func (x *extractor) readW(w pdfobj.Array, cost *int64) cidWidths {
 			continue
 		}
 		take(costWidthRun)
-		ivs = appendDoubling(ivs, interval{lo: uint32(first), hi: uint32(last), prio: -int64(len(cw.runs))})
+		ivs = appendDoubling(ivs, interval{lo: uint32(first), hi: uint32(last), prio: -int64(len(cw.runs)), id: int32(len(cw.runs))})
 		cw.runs = appendDoubling(cw.runs, cidRun{first: uint32(first), w: width})
 	}
 	build := int64(48 * len(ivs))
