@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"codeberg.org/forgejo-mcp/forgejo-mcp/internal/costcheck"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/pdftext/internal/pdfobj"
 )
 
@@ -17,6 +18,9 @@ import (
 // SeedPDFs are the real-world PDFs, smallest first.
 func SeedPDFs(tb testing.TB) [][]byte {
 	tb.Helper()
+	if !costcheck.Seeding() {
+		return nil
+	}
 	var out [][]byte
 	for _, pattern := range []string{"../../internal/pdfscore/testdata/corpus/*.pdf", "testdata/*.pdf", "internal/pdfobj/testdata/*.pdf"} {
 		files, _ := filepath.Glob(pattern)
@@ -45,6 +49,9 @@ type Parts struct {
 func SeedParts(tb testing.TB) Parts {
 	tb.Helper()
 	var p Parts
+	if !costcheck.Seeding() {
+		return p
+	}
 	for _, data := range SeedPDFs(tb) {
 		d, err := pdfobj.Open(data, pdfobj.Options{})
 		if err != nil {

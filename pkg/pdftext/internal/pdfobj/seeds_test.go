@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"codeberg.org/forgejo-mcp/forgejo-mcp/internal/costcheck"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/internal/pdfgen"
 )
 
@@ -18,6 +19,9 @@ import (
 // realPDFs are the real-world PDFs, largest last.
 func realPDFs(tb testing.TB) [][]byte {
 	tb.Helper()
+	if !costcheck.Seeding() {
+		return nil
+	}
 	var out [][]byte
 	for _, pattern := range []string{"testdata/*.pdf", "../../../../internal/pdfscore/testdata/corpus/*.pdf", "../../testdata/*.pdf"} {
 		files, _ := filepath.Glob(pattern)
@@ -36,14 +40,21 @@ func realPDFs(tb testing.TB) [][]byte {
 	return out
 }
 
-// hostilePDFs are the hostile shapes.
+// hostilePDFs are the hostile shapes, but those over 512 KiB (a fuzzer
+// mutating megabytes runs a few inputs a second; they are pkg/pdftext
+// TestHostileShapes' and internal/memcheck's).
 func hostilePDFs() [][]byte {
 	var out [][]byte
+	if !costcheck.Seeding() {
+		return nil
+	}
 	for _, b := range pdfgen.Bombs() {
 		out = append(out, b.PDF())
 	}
 	for _, h := range pdfgen.HostileShapes() {
-		out = append(out, h.PDF())
+		if doc := h.PDF(); len(doc) <= 512<<10 {
+			out = append(out, doc)
+		}
 	}
 	return out
 }
