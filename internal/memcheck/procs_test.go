@@ -64,7 +64,14 @@ type stdioProc struct {
 
 func startStdio(t *testing.T, bin, forgeURL string, env []string) *stdioProc {
 	t.Helper()
-	cmd := exec.Command(bin, append([]string{"--url", forgeURL, "--log-level", "warn"}, strings.Fields(os.Getenv(envArgs))...)...)
+	return startStdioArgs(t, bin, forgeURL, env)
+}
+
+// startStdioArgs is startStdio with more flags.
+func startStdioArgs(t *testing.T, bin, forgeURL string, env []string, flags ...string) *stdioProc {
+	t.Helper()
+	args := append([]string{"--url", forgeURL, "--log-level", "warn"}, flags...)
+	cmd := exec.Command(bin, append(args, strings.Fields(os.Getenv(envArgs))...)...)
 	cmd.Env = env
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
