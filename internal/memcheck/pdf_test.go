@@ -263,12 +263,6 @@ func procCPU(t *testing.T, pid int) time.Duration {
 	return time.Duration(utime+stime) * 10 * time.Millisecond
 }
 
-// next reads the server's next reply.
-func (p *stdioProc) next(t *testing.T) map[string]any {
-	t.Helper()
-	return p.exchange(t)[0]
-}
-
 // send writes one message to the server.
 func (p *stdioProc) send(t *testing.T, msg []byte) {
 	t.Helper()
@@ -292,20 +286,8 @@ func (p *stdioProc) exchange(t *testing.T, msgs ...[]byte) []map[string]any {
 	}
 	wg.Wait()
 	var replies []map[string]any
-	for range max(len(msgs), 1) {
-		select {
-		case line, ok := <-p.lines:
-			if !ok {
-				t.Fatal("the server closed stdout (it died?)")
-			}
-			var m map[string]any
-			if err := json.Unmarshal(line, &m); err != nil {
-				t.Fatalf("reply is not JSON: %q", clip(string(line)))
-			}
-			replies = append(replies, m)
-		case <-time.After(3 * time.Minute):
-			t.Fatal("no reply within 3 minutes")
-		}
+	for range msgs {
+		replies = append(replies, p.next(t))
 	}
 	return replies
 }

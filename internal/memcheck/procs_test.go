@@ -117,6 +117,12 @@ func (p *stdioProc) roundTrip(t *testing.T, msg []byte) map[string]any {
 	if _, err := p.stdin.Write(append(msg, '\n')); err != nil {
 		t.Fatalf("writing to the server: %v", err)
 	}
+	return p.next(t)
+}
+
+// next reads the server's next reply.
+func (p *stdioProc) next(t *testing.T) map[string]any {
+	t.Helper()
 	select {
 	case line, ok := <-p.lines:
 		if !ok {

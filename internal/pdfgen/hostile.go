@@ -317,18 +317,24 @@ func annotForms() []byte {
 }
 
 func differences() []byte {
-	const fonts = 10_000
-	var res, content strings.Builder
 	objs := page("", nil, "<< /Type /Encoding /Differences 6 0 R >>", "[0 "+strings.Repeat("/a ", 1_000_000)+"]")
-	for i := range fonts {
-		objs = append(objs, "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding 5 0 R >>")
+	objs = fontsShown(objs, 10_000, "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding 5 0 R >>", "(a)")
+	return Compact(objs, func(num int) bool { return num >= 5 })
+}
+
+// fontsShown adds n fonts (each the dictionary font) to objs, the page's
+// resources naming them, and a content stream showing text in each.
+func fontsShown(objs []string, n int, font, text string) []string {
+	var res, content strings.Builder
+	for i := range n {
+		objs = append(objs, font)
 		fmt.Fprintf(&res, "/F%d %d 0 R ", i, len(objs))
-		fmt.Fprintf(&content, "/F%d 12 Tf (a) Tj ", i)
+		fmt.Fprintf(&content, "/F%d 12 Tf %s Tj ", i, text)
 	}
 	objs = append(objs, "<< "+res.String()+" >>")
 	objs[2] = fmt.Sprintf("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font %d 0 R >> >>", len(objs))
 	objs[3] = Stream("/Filter /FlateDecode", Zlib([]byte("BT 72 720 Td "+content.String()+"ET")))
-	return Compact(objs, func(num int) bool { return num >= 5 })
+	return objs
 }
 
 func sharedToUnicode() []byte {
@@ -360,15 +366,7 @@ func toUnicodeLists() []byte {
 // sharing one ToUnicode CMap.
 func fontsSharing(n int, cmap string) []byte {
 	objs := page("", nil, fmt.Sprintf(cidFont, ""), Stream("/Filter /FlateDecode", Zlib([]byte(cmap))))
-	var res, content strings.Builder
-	for i := range n {
-		objs = append(objs, "<< /Type /Font /Subtype /Type0 /BaseFont /Hostile /Encoding /Identity-H /DescendantFonts [5 0 R] /ToUnicode 6 0 R >>")
-		fmt.Fprintf(&res, "/F%d %d 0 R ", i, len(objs))
-		fmt.Fprintf(&content, "/F%d 12 Tf <0001> Tj ", i)
-	}
-	objs = append(objs, "<< "+res.String()+" >>")
-	objs[2] = fmt.Sprintf("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font %d 0 R >> >>", len(objs))
-	objs[3] = Stream("/Filter /FlateDecode", Zlib([]byte("BT 72 720 Td "+content.String()+"ET")))
+	objs = fontsShown(objs, n, "<< /Type /Font /Subtype /Type0 /BaseFont /Hostile /Encoding /Identity-H /DescendantFonts [5 0 R] /ToUnicode 6 0 R >>", "<0001>")
 	return Compact(objs, func(num int) bool { return num == 5 || num >= 7 })
 }
 
@@ -397,16 +395,6 @@ func widthList() []byte {
 }
 
 func manyFonts() []byte {
-	const fonts = 60_000
-	var res, content strings.Builder
-	objs := page("", nil)
-	for i := range fonts {
-		objs = append(objs, "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
-		fmt.Fprintf(&res, "/F%d %d 0 R ", i, len(objs))
-		fmt.Fprintf(&content, "/F%d 12 Tf (a) Tj ", i)
-	}
-	objs = append(objs, "<< "+res.String()+" >>")
-	objs[2] = fmt.Sprintf("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font %d 0 R >> >>", len(objs))
-	objs[3] = Stream("/Filter /FlateDecode", Zlib([]byte("BT 72 720 Td "+content.String()+"ET")))
+	objs := fontsShown(page("", nil), 60_000, "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>", "(a)")
 	return Compact(objs, func(num int) bool { return num >= 5 })
 }
