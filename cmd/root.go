@@ -45,7 +45,7 @@ func Main(ctx context.Context, args []string, std IO, env Env) int {
 		}
 	}
 	if i := indexOf(args, "--cli"); i >= 0 {
-		return runCLI(ctx, args[:i], args[i+1:], std, env)
+		return interruptible(ctx, func() int { return runCLI(ctx, args[:i], args[i+1:], std, env) })
 	}
 	var cfg Config
 	fs := serverFlags(&cfg, env)
@@ -146,6 +146,8 @@ func subcommand(name string) func(context.Context, []string, IO, Env) int {
 		return runLogin
 	case "logout":
 		return runLogout
+	case "api":
+		return runAPI
 	case "completion":
 		return runCompletion
 	case completeCommand:
@@ -161,7 +163,7 @@ func argHint(arg string) string {
 	if _, ok := tool.Find(all, arg); ok {
 		return fmt.Sprintf(" (did you mean --cli %s?)", arg)
 	}
-	if hint := tool.Suggest(arg, []string{"login", "logout", "completion"}); hint != "" {
+	if hint := tool.Suggest(arg, []string{"login", "logout", "api", "completion"}); hint != "" {
 		return fmt.Sprintf(" (did you mean forgejo-mcp %s?)", hint)
 	}
 	if hint := tool.Suggest(arg, toolNames(all)); hint != "" {

@@ -118,6 +118,10 @@ func (r *Runner) call(ctx context.Context, d Def, raw any, client *forgejo.Clien
 	if msg := r.checkArgSize(d, raw); msg != "" {
 		return Error(msg)
 	}
+	raw, err := d.fromURL(raw, client)
+	if err != nil {
+		return Error(err.Error())
+	}
 	args, err := d.parse(raw, client.Redact)
 	if err != nil {
 		return Error(err.Error())
