@@ -95,9 +95,7 @@ func (x *extractor) page(p pdfobj.Page) (out Page, full bool) {
 		text = cut(text, x.textLeft)
 	}
 	x.out.release()
-	if n := int64(len(text)); x.mem.Fits(n) {
-		x.mem.Take(n) // kept in the result
-	}
+	x.mem.TryTake(int64(len(text))) // kept in the result (at most what the buffer held)
 	x.textLeft -= len(text)
 	out = Page{Text: text, Note: x.note}
 	if text == "" && out.Note == "" {

@@ -61,6 +61,21 @@ func (b *Budget) Take(n int64) {
 	b.peak = max(b.peak, b.held)
 }
 
+// TryTake takes n bytes if they fit the budget and the pool, and says
+// whether it did; it never panics.
+func (b *Budget) TryTake(n int64) (ok bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			if _, isStop := r.(Stop); !isStop {
+				panic(r)
+			}
+			ok = false
+		}
+	}()
+	b.Take(n)
+	return true
+}
+
 // Draw makes b draw on pool, which the extraction's charges then count
 // against too, in chunks; Close gives them back.
 func (b *Budget) Draw(pool *Pool) { b.pool = pool }
