@@ -161,8 +161,10 @@ func LZW(data []byte) []byte {
 		}
 	}
 	// The table: each string is a known one (its code) and one more byte;
-	// 0 is no entry (codes 0-257 are never added).
+	// 0 is no entry (codes 0-257 are never added). A reset clears only
+	// the entries set since the one before.
 	table := make([][256]uint16, 4096)
+	var set [][2]int
 	next := 258
 	emit(256)
 	w := -1
@@ -177,6 +179,7 @@ func LZW(data []byte) []byte {
 		}
 		emit(w)
 		table[w][c] = uint16(next)
+		set = append(set, [2]int{w, int(c)})
 		next++
 		// The reader's table is one entry behind (it adds an entry when
 		// it reads the code after), and widens one code early.
@@ -186,8 +189,10 @@ func LZW(data []byte) []byte {
 		}
 		if next == 4096 {
 			emit(256)
-			clear(table)
-			next, width = 258, 9
+			for _, k := range set {
+				table[k[0]][k[1]] = 0
+			}
+			set, next, width = set[:0], 258, 9
 		}
 		w = int(c)
 	}

@@ -66,8 +66,8 @@ func FuzzLZW(f *testing.F) {
 		within(t, func() {
 			_, _ = decodeAll(t, data, Dict{"Filter": Name("LZWDecode")})
 			_, _ = decodeAll(t, data, Dict{"Filter": Name("LZWDecode"), "DecodeParms": Dict{"EarlyChange": int64(0)}})
-			if len(data) > 64<<10 {
-				return
+			if len(data) > 16<<10 {
+				return // enough for table resets; more is slow under the fuzzer's instrumentation
 			}
 			if got, err := decodeAll(t, pdfgen.LZW(data), Dict{"Filter": Name("LZWDecode")}); err != nil || !bytes.Equal(got, data) {
 				t.Fatalf("LZW of %d bytes decodes to %d bytes (%v)", len(data), len(got), err)
