@@ -258,6 +258,7 @@ func (b *blocks) line(ls, le int) {
 		case startFence:
 			b.leaf = leafFence
 			b.fence.char, b.fence.n = src[q], k.marker
+			b.fenceInfo(q+k.marker, le)
 		case startHTML:
 			b.leaf, b.htmlType = leafHTML, k.html
 			b.units = append(b.units, unit{kind: unitHTML, start: p, end: le, depth: len(b.cs)})
@@ -321,6 +322,38 @@ func (b *blocks) closeLeaf() {
 		b.units = append(b.units, unit{kind: unitHTMLEnd, depth: len(b.cs)})
 	}
 	b.leaf = leafNone
+}
+
+// fenceInfo marks the part of a code fence's info string no page shows:
+// goldmark takes its first word as the language (a class name, not text)
+// and drops the rest; a first word longer than a language name, or with
+// characters none has, is marked too.
+func (b *blocks) fenceInfo(p, le int) {
+	src := b.src
+	_, s := indentAt(src, p, le, 0)
+	e := le
+	for e > s && (src[e-1] == ' ' || src[e-1] == '\t') {
+		e--
+	}
+	w := s
+	for w < e && src[w] != ' ' && src[w] != '\t' {
+		w++
+	}
+	if w-s > 32 || !languageWord(src[s:w]) {
+		b.sc.add(s, e, FenceInfo)
+		return
+	}
+	_, r := indentAt(src, w, e, 0)
+	b.sc.add(r, e, FenceInfo)
+}
+
+func languageWord(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if c := w[i]; !isAlnum(c) && !contains("_+#.-", c) {
+			return false
+		}
+	}
+	return true
 }
 
 func (b *blocks) closesFence(q, le int) bool {

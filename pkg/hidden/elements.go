@@ -191,18 +191,17 @@ func plainAttr(a *attr) bool {
 	return true
 }
 
-// hides reports an element its attributes hide: the hidden attribute, or
-// a style that takes it off the page or makes its text invisible.
+// hides reports an element whose style makes its text invisible: a
+// colour the sanitiser keeps (it keeps a style only on these elements).
+// The hidden attribute and every other style are dropped by it, so they
+// hide nothing on the page (style.go).
 func hides(t *tag) bool {
+	if !hasWord(" div p span td th tr ", string(t.name)) {
+		return false
+	}
 	for i := range t.attrs {
-		a := &t.attrs[i]
-		switch string(a.name) {
-		case "hidden":
+		if a := &t.attrs[i]; string(a.name) == "style" && !a.long && styleHides(string(a.value)) {
 			return true
-		case "style":
-			if a.long || styleHides(string(a.value)) {
-				return true
-			}
 		}
 	}
 	return false

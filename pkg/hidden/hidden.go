@@ -2,8 +2,9 @@
 // view does not show, and marks it where it stands: HTML comments, link and
 // image titles, image alternate text, link reference definitions, the
 // labels of reference links, raw HTML attributes, tags the renderer drops,
-// elements hidden by their attributes or whose content the sanitizer drops,
-// heading attributes, front matter and the collapsed bodies of <details>.
+// elements hidden by their style or whose content the sanitiser drops,
+// heading attributes, code fence info strings beyond the language, front
+// matter and the collapsed bodies of <details>.
 //
 // Why: issue bodies, comments and wiki pages are written by other people,
 // and text a human reviewing the page cannot see is where instructions
@@ -62,6 +63,9 @@ const (
 	RefLabel
 	// HeadingAttr is an attribute block after a heading, # Title {#id}.
 	HeadingAttr
+	// FenceInfo is what follows the language word of a code fence's info
+	// string (```go this), or a language word no renderer would take.
+	FenceInfo
 	// FrontMatter is YAML front matter, which Gitea shows collapsed (or
 	// not at all with meta: none).
 	FrontMatter
@@ -72,7 +76,7 @@ const (
 
 var kindNames = [numKinds]string{
 	"comment", "markup", "attribute", "element", "image_alt", "link_title",
-	"definition", "ref_label", "heading_attr", "front_matter", "collapsed",
+	"definition", "ref_label", "heading_attr", "fence_info", "front_matter", "collapsed",
 }
 
 func (k Kind) String() string {

@@ -60,7 +60,7 @@ func (in *inliner) mark(i, j int, k Kind) {
 // feed hands t[i:j], raw HTML, to the tokenizer.
 func (in *inliner) feed(i, j int) {
 	for k := i; k < j; k++ {
-		in.s.tok.step(in.t[k], in.v.src(k))
+		in.s.tok.step(rawByte(in.t[k:]), in.v.src(k))
 	}
 }
 
@@ -189,9 +189,10 @@ func (in *inliner) closeBracket(i int) int {
 		return i + 1
 	}
 	op := in.opens[n-1]
+	active := op.image || n-1 >= in.inactive
 	in.opens = in.opens[:n-1]
 	in.inactive = min(in.inactive, len(in.opens))
-	if !op.image && n-1 < in.inactive {
+	if !active {
 		return i + 1
 	}
 	t := in.t

@@ -256,3 +256,42 @@ func lower(s string) string {
 	}
 	return s
 }
+
+// tagCleaned reports whether Gitea's renderer turns the '<' at s[0] into
+// "&lt;" before it parses the HTML markdown made (its "tag cleaner", a
+// regular expression over the whole output, so raw HTML only: markdown's
+// own text has its '<' escaped already). It matches <script, <style,
+// <html and <head and their end tags, "<%" or "<?" before a word
+// character, "<a/b" and "</a b/". Such a tag shows as text, its content
+// too.
+func tagCleaned(s string) bool {
+	word := func(c byte) bool { return isAlnum(c) || c == '_' }
+	if len(s) < 2 || s[0] != '<' {
+		return false
+	}
+	j := 1
+	if s[j] == '/' {
+		j++
+		k := j
+		for k < len(s) && (word(s[k]) || s[k] == ' ') {
+			k++
+		}
+		if k > j && k < len(s) && s[k] == '/' {
+			return true // </[\w ]+/
+		}
+	}
+	k := j
+	for k < len(s) && word(s[k]) {
+		k++
+	}
+	if k > j && k+1 < len(s) && s[k] == '/' && word(s[k+1]) {
+		return true // </?\w+/\w+
+	}
+	for _, name := range []string{"html", "head", "script", "style"} {
+		if len(s) >= j+len(name) && strings.EqualFold(s[j:j+len(name)], name) &&
+			(len(s) == j+len(name) || !word(s[j+len(name)])) {
+			return true
+		}
+	}
+	return j < len(s) && (s[j] == '%' || s[j] == '?') && j+1 < len(s) && word(s[j+1])
+}

@@ -49,7 +49,7 @@ func (s *scanner) run() {
 			s.inPara = -1
 		case unitHTML:
 			for p := u.start; p < u.end; p++ {
-				s.tok.step(s.src[p], p)
+				s.tok.step(rawByte(s.src[p:u.end]), p)
 			}
 			s.tok.step('\n', u.end)
 		case unitHTMLEnd:
@@ -64,6 +64,15 @@ func (s *scanner) run() {
 		}
 	}
 	s.finish()
+}
+
+// rawByte is the first byte of raw HTML s as the tokenizer gets it: a '<'
+// Gitea's tag cleaner escapes is text (tagCleaned), fed as '&'.
+func rawByte(s string) byte {
+	if s[0] == '<' && tagCleaned(s) {
+		return '&'
+	}
+	return s[0]
 }
 
 // finish closes what the document's end closes.
