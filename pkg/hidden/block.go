@@ -1,5 +1,7 @@
 package hidden
 
+import "strings"
+
 // The block pass: CommonMark's container and leaf blocks, as far as they
 // decide what is code, what is raw HTML and what is inline text. It turns
 // the source into units for the second pass (scan.go): paragraphs and
@@ -29,6 +31,7 @@ type unit struct {
 
 type container struct {
 	quote      bool
+	note       int  // a footnote definition: its index in scanner.notes, plus one
 	indent     int  // a list item: columns its content is indented by
 	blankStart bool // a list item whose marker ended its line
 	lines      int  // a list item: non-blank lines seen in it
@@ -148,7 +151,7 @@ func (b *blocks) line(ls, le int) {
 			continue
 		}
 		if q == le { // blank
-			if c.blankStart && c.lines == 0 {
+			if c.note == 0 && c.blankStart && c.lines == 0 {
 				break
 			}
 			matched++
@@ -255,6 +258,20 @@ func (b *blocks) line(ls, le int) {
 				break
 			}
 			continue
+		case startNote:
+			label := src[q+2 : q+k.marker-2]
+			b.sc.notes = append(b.sc.notes, note{label: label, start: q})
+			if b.sc.noted == nil {
+				b.sc.noted = map[string]bool{}
+			}
+			b.sc.noted[label] = true
+			if !allDigits(label) {
+				b.sc.add(q+2, q+k.marker-2, RefLabel)
+			}
+			b.cs = append(b.cs, container{note: len(b.sc.notes), indent: 4})
+			p, col = q+k.marker, col+w+k.marker
+			matched, all = len(b.cs), true
+			continue
 		case startFence:
 			b.leaf = leafFence
 			b.fence.char, b.fence.n = src[q], k.marker
@@ -306,6 +323,11 @@ func (b *blocks) closeContainers(depth, pos int) {
 		return
 	}
 	b.closeLeaf()
+	for _, c := range b.cs[depth:] {
+		if c.note > 0 {
+			b.sc.notes[c.note-1].end = pos
+		}
+	}
 	b.cs = b.cs[:depth]
 	b.units = append(b.units, unit{kind: unitClose, start: pos, depth: depth})
 }
@@ -379,6 +401,7 @@ const (
 	startHTML
 	startHeading
 	startBreak
+	startNote
 )
 
 type start struct {
@@ -435,6 +458,10 @@ func (b *blocks) classify(q, le int, all bool) start {
 		if t := htmlStart(src[q:le], inPara); t > 0 {
 			return start{what: startHTML, html: t}
 		}
+	case '[':
+		if n := noteLabelEnd(src[q:le]); n > 0 && q+n < le && src[q+n] == ':' {
+			return start{what: startNote, marker: n + 1}
+		}
 	}
 	if c >= '0' && c <= '9' {
 		n := 0
@@ -450,6 +477,36 @@ func (b *blocks) classify(q, le int, all bool) start {
 		}
 	}
 	return start{}
+}
+
+// noteLabelEnd returns the length of "[^label]" at the start of s, a
+// footnote's label (Gitea's extension): not blank, no bracket inside, on
+// one line; or 0.
+func noteLabelEnd(s string) int {
+	if len(s) < 4 || s[0] != '[' || s[1] != '^' {
+		return 0
+	}
+	for i := 2; i < len(s); i++ {
+		switch s[i] {
+		case '[', '\n':
+			return 0
+		case ']':
+			if strings.TrimSpace(s[2:i]) == "" {
+				return 0
+			}
+			return i + 1
+		}
+	}
+	return 0
+}
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 func contains(s string, c byte) bool {

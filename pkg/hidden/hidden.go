@@ -17,9 +17,10 @@
 //	⟦hidden: <!-- text -->⟧      text the web view does not show
 //	⟦collapsed: …⟧               a <details> body, shown only when opened
 //
-// Marks nest only inside a collapsed body. Every literal ⟦ or ⟧ of the
-// source is doubled (⟦⟦, ⟧⟧), so a source cannot forge or close a mark, and
-// Unmark turns any marked text back into its source exactly.
+// Marks nest only inside a collapsed body. A literal ⟦ of the source is
+// written ⟦⟦ and a literal ⟧ is written ⟦⟧, so a source can neither forge
+// a mark nor close one (a mark's end is a lone ⟧), and Unmark turns marked
+// text back into its source exactly.
 //
 // The scanner knows CommonMark's block and inline structure as far as it
 // decides what is code (code spans, fenced and indented code, shown as
@@ -59,13 +60,17 @@ const (
 	LinkTitle
 	// Definition is a link reference definition, [label]: url "title".
 	Definition
-	// RefLabel is the label of a full reference link, [text][this].
+	// RefLabel is the label of a full reference link, [text][this], or of
+	// a footnote, [^this] (the page shows its number).
 	RefLabel
 	// HeadingAttr is an attribute block after a heading, # Title {#id}.
 	HeadingAttr
 	// FenceInfo is what follows the language word of a code fence's info
 	// string (```go this), or a language word no renderer would take.
 	FenceInfo
+	// Footnote is a footnote definition nothing refers to (or a second
+	// one of a label), which the renderer drops.
+	Footnote
 	// FrontMatter is YAML front matter, which Gitea shows collapsed (or
 	// not at all with meta: none).
 	FrontMatter
@@ -76,7 +81,7 @@ const (
 
 var kindNames = [numKinds]string{
 	"comment", "markup", "attribute", "element", "image_alt", "link_title",
-	"definition", "ref_label", "heading_attr", "fence_info", "front_matter", "collapsed",
+	"definition", "ref_label", "heading_attr", "fence_info", "footnote", "front_matter", "collapsed",
 }
 
 func (k Kind) String() string {
@@ -96,7 +101,7 @@ func Kinds() []Kind {
 }
 
 // The marks. Both brackets are rare in forge text (mathematical white
-// square brackets), so doubling a literal one costs nothing in practice.
+// square brackets), so escaping a literal one costs nothing in practice.
 const (
 	Open          = "⟦"
 	Close         = "⟧"
@@ -142,7 +147,7 @@ func (s Stats) Total() int {
 }
 
 // Mark returns src with every hidden span marked and every literal ⟦ and ⟧
-// doubled; a source with neither comes back unchanged.
+// escaped (⟦⟦, ⟦⟧); a source with neither comes back unchanged.
 func Mark(src string) string {
 	out, _ := MarkStats(src)
 	return out
@@ -161,7 +166,7 @@ func MarkStats(src string) (string, Stats) {
 	for _, r := range roots {
 		pos = emit(&b, src, pos, r, &st)
 	}
-	writeDoubled(&b, src[pos:])
+	writeEscaped(&b, src[pos:])
 	return b.String(), st
 }
 
@@ -216,7 +221,7 @@ func nest(spans []Span) []*Span {
 
 // emit writes src[pos:n.End] with n marked, returning n.End.
 func emit(b *strings.Builder, src string, pos int, n *Span, st *Stats) int {
-	writeDoubled(b, src[pos:n.Start])
+	writeEscaped(b, src[pos:n.Start])
 	st.Spans[n.Kind]++
 	st.Bytes[n.Kind] += n.End - n.Start
 	if n.Collapsed {
@@ -228,29 +233,29 @@ func emit(b *strings.Builder, src string, pos int, n *Span, st *Stats) int {
 	for _, c := range n.children {
 		p = emit(b, src, p, c, st)
 	}
-	writeDoubled(b, src[p:n.End])
+	writeEscaped(b, src[p:n.End])
 	b.WriteString(Close)
 	return n.End
 }
 
-// writeDoubled writes s with every ⟦ and ⟧ doubled.
-func writeDoubled(b *strings.Builder, s string) {
+// writeEscaped writes s with every ⟦ written ⟦⟦ and every ⟧ written ⟦⟧.
+func writeEscaped(b *strings.Builder, s string) {
 	for {
 		i := strings.IndexAny(s, Open+Close)
 		if i < 0 {
 			b.WriteString(s)
 			return
 		}
-		r := s[i : i+len(Open)] // both brackets are three bytes
-		b.WriteString(s[:i+len(r)])
-		b.WriteString(r)
-		s = s[i+len(r):]
+		b.WriteString(s[:i])
+		b.WriteString(Open)
+		b.WriteString(s[i : i+len(Open)]) // both brackets are three bytes
+		s = s[i+len(Open):]
 	}
 }
 
 // Unmark returns the source of text Mark made: the marks taken off, their
-// content kept, doubled brackets single again. On text Mark did not make it
-// still removes what reads as a mark.
+// content kept, escaped brackets single again. On text Mark did not make
+// it still removes what reads as a mark.
 func Unmark(s string) string {
 	if !strings.Contains(s, Open) && !strings.Contains(s, Close) {
 		return s
@@ -267,18 +272,18 @@ func Unmark(s string) string {
 		b.WriteString(s[:i])
 		r, rest := s[i:i+len(Open)], s[i+len(Open):]
 		switch {
-		case strings.HasPrefix(rest, r): // a doubled literal
-			b.WriteString(r)
-			s = rest[len(r):]
+		case r == Close && depth > 0: // a mark's end
+			depth--
+			s = rest
+		case r == Open && (strings.HasPrefix(rest, Open) || strings.HasPrefix(rest, Close)):
+			b.WriteString(rest[:len(Open)]) // an escaped bracket
+			s = rest[len(Open):]
 		case r == Open && strings.HasPrefix(rest, hiddenLabel):
 			depth++
 			s = rest[len(hiddenLabel):]
 		case r == Open && strings.HasPrefix(rest, collapseLabel):
 			depth++
 			s = rest[len(collapseLabel):]
-		case r == Close && depth > 0:
-			depth--
-			s = rest
 		default:
 			b.WriteString(r)
 			s = rest

@@ -109,6 +109,13 @@ func (in *inliner) run() {
 				i = e
 				continue
 			}
+		case '!', '[':
+			if e := in.noteRef(i); e > 0 {
+				i = e
+				continue
+			}
+		}
+		switch c {
 		case '!':
 			if i+1 < len(t) && t[i+1] == '[' {
 				in.opens = append(in.opens, opener{pos: i, image: true})
@@ -129,6 +136,33 @@ func (in *inliner) run() {
 		}
 		i++
 	}
+}
+
+// noteRef handles a footnote reference at t[i], "[^label]" or "![^label]"
+// of a defined label: the page shows its number, so the label is marked
+// unless it is one. It returns its end, or 0.
+func (in *inliner) noteRef(i int) int {
+	p := i
+	if in.t[p] == '!' {
+		p++
+	}
+	if len(in.s.notes) == 0 || p >= len(in.t) || in.t[p] != '[' {
+		return 0
+	}
+	n := noteLabelEnd(in.t[p:])
+	if n == 0 || !in.s.noted[in.t[p+2:p+n-1]] {
+		return 0
+	}
+	label := in.t[p+2 : p+n-1]
+	if in.s.cited == nil {
+		in.s.cited = map[string]bool{}
+	}
+	in.s.cited[label] = true
+	if !allDigits(label) {
+		in.mark(p+2, p+n-1, RefLabel)
+	}
+	in.text(i)
+	return p + n
 }
 
 // nextRun returns the start of the next run of exactly n backticks at or

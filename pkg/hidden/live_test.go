@@ -34,14 +34,7 @@ const (
 
 // pageState is where the forge put word w.
 func pageState(txt rendered.Text, w string) state {
-	has := func(s string) bool {
-		for _, x := range rendered.Words(s) {
-			if x == w {
-				return true
-			}
-		}
-		return false
-	}
+	has := func(s string) bool { return strings.Contains(s, w) }
 	switch {
 	case has(txt.Visible):
 		return shown
@@ -59,7 +52,7 @@ func markStates(marked, w string) []state {
 	var stack []state
 	for i := 0; i < len(marked); {
 		switch {
-		case strings.HasPrefix(marked[i:], hidden.Open+hidden.Open), strings.HasPrefix(marked[i:], hidden.Close+hidden.Close):
+		case strings.HasPrefix(marked[i:], hidden.Open+hidden.Open), strings.HasPrefix(marked[i:], hidden.Open+hidden.Close):
 			i += 2 * len(hidden.Open)
 		case strings.HasPrefix(marked[i:], hidden.HiddenMark):
 			stack = append(stack, invisible)
@@ -94,7 +87,7 @@ func canaries(tpl string, next *int) (string, []string) {
 	var b strings.Builder
 	word := func() string {
 		*next++
-		w := fmt.Sprintf("cnry%04dq", *next)
+		w := fmt.Sprintf("cnry%05dq", *next)
 		words = append(words, w)
 		return w
 	}

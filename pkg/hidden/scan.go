@@ -15,6 +15,17 @@ type scanner struct {
 	regions []region
 	depth   int // containers around the unit being scanned
 	inPara  int // the paragraph being scanned, or -1
+	notes   []note
+	noted   map[string]bool // footnote labels defined
+	cited   map[string]bool // footnote labels referred to
+}
+
+// note is a footnote definition: Gitea's renderer shows it at the end of
+// the page when something refers to its label, and drops it otherwise (a
+// second definition of a label too).
+type note struct {
+	label      string
+	start, end int
 }
 
 func newScanner(src string) *scanner {
@@ -64,6 +75,23 @@ func (s *scanner) run() {
 		}
 	}
 	s.finish()
+	s.footnotes()
+}
+
+// footnotes marks the definitions nothing refers to.
+func (s *scanner) footnotes() {
+	seen := map[string]bool{}
+	for _, n := range s.notes {
+		if s.cited[n.label] && !seen[n.label] {
+			seen[n.label] = true
+			continue
+		}
+		end := n.end
+		for end > n.start && isSpace(s.src[end-1]) {
+			end--
+		}
+		s.add(n.start, end, Footnote)
+	}
 }
 
 // rawByte is the first byte of raw HTML s as the tokenizer gets it: a '<'
