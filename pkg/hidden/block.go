@@ -15,6 +15,8 @@ const (
 	unitHTML                    // one line of an HTML block: [start, end) and its line ending
 	unitHTMLEnd                 // the end of an HTML block, at start
 	unitClose                   // containers closed down to depth, at start
+	unitCode                    // a code block starts at start: content, shown
+	unitOpen                    // a container opens: depth is the count after
 )
 
 // seg is one line's share of a paragraph: src[start:end], without its line
@@ -27,6 +29,8 @@ type unit struct {
 	depth      int   // unitClose: containers left open; others: containers around
 	segs       []seg // unitText
 	heading    bool  // unitText: an ATX or setext heading
+	note       int   // the footnote definition it is in, plus one; 0: none
+	inItem     bool  // directly in a list item (taken as tight: no <p>)
 }
 
 type container struct {
@@ -184,7 +188,7 @@ func (b *blocks) line(ls, le int) {
 				b.count(blank)
 				return
 			}
-			b.units = append(b.units, unit{kind: unitHTML, start: p, end: le, depth: len(b.cs)})
+			b.emit(unit{kind: unitHTML, start: p, end: le, depth: len(b.cs)})
 			if htmlEnds(src[p:le], b.htmlType) {
 				b.closeLeaf()
 			}
@@ -214,6 +218,7 @@ func (b *blocks) line(ls, le int) {
 			} else {
 				b.closeContainers(matched, ls)
 				b.leaf = leafCode
+				b.emit(unit{kind: unitCode, start: q, depth: len(b.cs)})
 			}
 			break
 		}
@@ -229,6 +234,7 @@ func (b *blocks) line(ls, le int) {
 		switch k.what {
 		case startQuote:
 			b.cs = append(b.cs, container{quote: true})
+			b.emit(unit{kind: unitOpen, start: q, depth: len(b.cs)})
 			p, col = q+1, col+w+1
 			if p < le && (src[p] == ' ' || src[p] == '\t') {
 				p, col = advance(src, p, le, col, 1)
@@ -252,6 +258,7 @@ func (b *blocks) line(ls, le int) {
 				pp, pc = sq, pc+sw
 			}
 			b.cs = append(b.cs, c)
+			b.emit(unit{kind: unitOpen, start: q, depth: len(b.cs)})
 			p, col = pp, pc
 			matched, all = len(b.cs), true
 			if c.blankStart {
@@ -269,23 +276,25 @@ func (b *blocks) line(ls, le int) {
 				b.sc.add(q+2, q+k.marker-2, RefLabel)
 			}
 			b.cs = append(b.cs, container{note: len(b.sc.notes), indent: 4})
+			b.emit(unit{kind: unitOpen, start: q, depth: len(b.cs)})
 			p, col = q+k.marker, col+w+k.marker
 			matched, all = len(b.cs), true
 			continue
 		case startFence:
+			b.emit(unit{kind: unitCode, start: q, depth: len(b.cs)})
 			b.leaf = leafFence
 			b.fence.char, b.fence.n = src[q], k.marker
 			b.fenceInfo(q+k.marker, le)
 		case startHTML:
 			b.leaf, b.htmlType = leafHTML, k.html
-			b.units = append(b.units, unit{kind: unitHTML, start: p, end: le, depth: len(b.cs)})
+			b.emit(unit{kind: unitHTML, start: p, end: le, depth: len(b.cs)})
 			if k.html <= 5 && htmlEnds(src[q:le], k.html) {
 				b.closeLeaf()
 			}
 		case startHeading:
 			hs, he := headingContent(src, q+k.marker, le)
 			if he > hs {
-				b.units = append(b.units, unit{kind: unitText, segs: []seg{{hs, he}}, heading: true, depth: len(b.cs)})
+				b.emit(unit{kind: unitText, segs: []seg{{hs, he}}, heading: true, depth: len(b.cs)})
 			}
 		case startBreak:
 			// A thematic break or a setext underline: ends the paragraph
@@ -304,6 +313,20 @@ func (b *blocks) line(ls, le int) {
 		break
 	}
 	b.count(blank)
+}
+
+// emit adds a unit, noting the footnote definition it stands in.
+func (b *blocks) emit(u unit) {
+	if n := len(b.cs); n > 0 && !b.cs[n-1].quote && b.cs[n-1].note == 0 {
+		u.inItem = true
+	}
+	for i := len(b.cs) - 1; i >= 0; i-- {
+		if b.cs[i].note > 0 {
+			u.note = b.cs[i].note
+			break
+		}
+	}
+	b.units = append(b.units, u)
 }
 
 // count tallies a non-blank line in every open list item.
@@ -329,7 +352,7 @@ func (b *blocks) closeContainers(depth, pos int) {
 		}
 	}
 	b.cs = b.cs[:depth]
-	b.units = append(b.units, unit{kind: unitClose, start: pos, depth: depth})
+	b.emit(unit{kind: unitClose, start: pos, depth: depth})
 }
 
 func (b *blocks) closeLeaf() {
@@ -337,11 +360,11 @@ func (b *blocks) closeLeaf() {
 	case leafPara:
 		segs := b.sc.definitions(b.para)
 		if len(segs) > 0 {
-			b.units = append(b.units, unit{kind: unitText, segs: segs, depth: len(b.cs)})
+			b.emit(unit{kind: unitText, segs: segs, depth: len(b.cs)})
 		}
 		b.para = nil
 	case leafHTML:
-		b.units = append(b.units, unit{kind: unitHTMLEnd, depth: len(b.cs)})
+		b.emit(unit{kind: unitHTMLEnd, depth: len(b.cs)})
 	}
 	b.leaf = leafNone
 }

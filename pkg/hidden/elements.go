@@ -16,15 +16,24 @@ const (
 	regOpen                         // <details open>: shown
 )
 
+// opened is an element raw HTML opened, and the containers around it.
+type opened struct {
+	name  string
+	depth int
+}
+
 type region struct {
-	name   string
-	state  regionState
-	start  int // hidden: the start tag's start; details: its end
-	body   int // collapsed: where the body starts
-	depth  int // elements of the same name nested inside
-	cdepth int // containers around it when it opened
-	para   int // the paragraph it closes with, or -1
-	raw    bool
+	name    string
+	state   regionState
+	start   int      // hidden: the start tag's start; details: its end
+	body    int      // collapsed: where the body starts
+	depth   int      // elements of the same name nested inside
+	summary bool     // details: its <summary> was seen
+	open    []opened // raw HTML elements opened inside it and not closed
+	fmt     bool     // details: formatting elements were open when it opened
+	cdepth  int      // containers around it when it opened
+	para    int      // the paragraph it closes with, or -1
+	raw     bool
 }
 
 func (s *scanner) onComment(start, end int) { s.add(start, end, Comment) }
@@ -50,12 +59,27 @@ func (s *scanner) onTag(t *tag) {
 		s.endTag(name, t)
 		return
 	}
-	if n := len(s.regions); n > 0 && s.regions[n-1].state == regAwaiting {
-		if name == "summary" {
-			s.regions[n-1].state = regSummary
-		} else {
+	if n := len(s.regions); n > 0 {
+		// The first <summary> among the children of a <details> is shown,
+		// wherever it stands: the body is collapsed around it. One inside
+		// another element (a list, a formatting element the parser
+		// reopened) is body.
+		r := &s.regions[n-1]
+		child := name == "summary" && !r.summary && !s.closesAll && s.eff() == r.cdepth && len(r.open) == 0 && (!r.fmt || t.start == r.start)
+		switch {
+		case r.state == regAwaiting && child:
+			r.state = regSummary
+		case r.state == regAwaiting:
 			s.onText(t.start)
+		case r.state == regCollapsed && child:
+			s.addCollapsed(r.body, t.start, Collapsed)
+			r.state = regSummary
 		}
+	}
+	if hasWord(fmtTags, name) && !t.selfClosing && s.inPara >= 0 {
+		// Opened in inline text and left open, it is popped at the text's
+		// end (or by a block element inside it), yet stays active.
+		s.fmt = append(s.fmt, name)
 	}
 	void := hasWord(voidTags, name)
 	hides := hides(t)
@@ -70,11 +94,25 @@ func (s *scanner) onTag(t *tag) {
 		if t.has("open") {
 			st = regOpen
 		}
-		s.push(region{name: name, state: st, start: t.end})
+		// Opened inside a paragraph, it closes the <p>, popping the
+		// formatting elements the paragraph left open; the parser reopens
+		// them inside it at its first text, so a <summary> after that
+		// text is theirs, not the details' own.
+		popped := len(s.fmt) > 0 && s.inPara >= 0 && !s.closesAll && !s.inItem
+		s.push(region{name: name, state: st, start: t.end, fmt: popped})
 		return
 	case hides || hasWord(dropTags, name):
 		s.push(region{name: name, state: regHidden, start: t.start, raw: hasWord(rawTags, name)})
 		return
+	}
+	if t.selfClosing || len(s.regions) == 0 {
+		return
+	}
+	if s.inPara < 0 && hasWord(keptTags, name) && name != "p" { // a <summary> closes a <p>
+		// Raw HTML's elements stay open around what follows; one opened
+		// in a paragraph is closed with it by a <summary>.
+		r := &s.regions[len(s.regions)-1]
+		r.open = append(r.open, opened{name, s.eff()})
 	}
 	for i := len(s.regions) - 1; i >= 0; i-- {
 		if s.regions[i].name == name {
@@ -85,18 +123,24 @@ func (s *scanner) onTag(t *tag) {
 }
 
 func (s *scanner) push(r region) {
-	r.cdepth, r.para = s.depth, -1
-	if s.inPara >= 0 && !hasWord(paraTags, r.name) {
+	r.cdepth, r.para = s.eff(), -1
+	if s.inPara >= 0 && (s.closesAll || !hasWord(paraTags, r.name)) {
 		r.para = s.inPara
 	}
 	s.regions = append(s.regions, r)
 }
 
 func (s *scanner) endTag(name string, t *tag) {
+	for i := len(s.fmt) - 1; i >= 0; i-- {
+		if s.fmt[i] == name {
+			s.fmt = append(s.fmt[:i], s.fmt[i+1:]...)
+			break
+		}
+	}
 	n := len(s.regions)
 	if name == "summary" && n > 0 && s.regions[n-1].state == regSummary {
 		r := &s.regions[n-1]
-		r.state, r.body = regCollapsed, t.end
+		r.state, r.body, r.summary = regCollapsed, t.end, true
 		return
 	}
 	for i := n - 1; i >= 0; i-- {
@@ -104,12 +148,33 @@ func (s *scanner) endTag(name string, t *tag) {
 		if r.name != name {
 			continue
 		}
-		if r.depth > 0 {
-			r.depth--
+		if r.depth == 0 {
+			s.closeRegions(i, t.start, t.end)
+			s.popContainers(r.cdepth)
 			return
 		}
-		s.closeRegions(i, t.start, t.end)
-		return
+		r.depth--
+		break
+	}
+	if n > 0 {
+		r := &s.regions[n-1]
+		for i := len(r.open) - 1; i >= 0; i-- {
+			if r.open[i].name == name {
+				r.open = r.open[:i] // and what was opened inside it
+				break
+			}
+		}
+	}
+}
+
+// popContainers records that an end tag closed an element opened outside
+// the containers now open, down to depth: the HTML parser popped their
+// elements with it, so their own ends close nothing more.
+func (s *scanner) popContainers(depth int) {
+	for i := len(s.ghost) - 1; i >= 0 && s.eff() > depth; i-- {
+		if i < s.depth {
+			s.ghost[i] = true
+		}
 	}
 }
 
@@ -132,6 +197,12 @@ func (s *scanner) closeRegions(i, at, end int) {
 // inside containers deeper than depth, or with paragraph para (-1: none);
 // raw-text elements end only at their end tag.
 func (s *scanner) closeOuter(depth, para, pos int) {
+	for i := range s.regions {
+		r := &s.regions[i]
+		for len(r.open) > 0 && r.open[len(r.open)-1].depth > depth {
+			r.open = r.open[:len(r.open)-1] // popped with their container
+		}
+	}
 	for i, r := range s.regions {
 		if !r.raw && (r.cdepth > depth || para >= 0 && r.para == para) {
 			s.closeRegions(i, pos, pos)

@@ -68,6 +68,9 @@ const (
 	// FenceInfo is what follows the language word of a code fence's info
 	// string (```go this), or a language word no renderer would take.
 	FenceInfo
+	// Cell is a table row's cells past the header's count, which the
+	// renderer drops.
+	Cell
 	// Footnote is a footnote definition nothing refers to (or a second
 	// one of a label), which the renderer drops.
 	Footnote
@@ -81,7 +84,7 @@ const (
 
 var kindNames = [numKinds]string{
 	"comment", "markup", "attribute", "element", "image_alt", "link_title",
-	"definition", "ref_label", "heading_attr", "fence_info", "footnote", "front_matter", "collapsed",
+	"definition", "ref_label", "heading_attr", "fence_info", "cell", "footnote", "front_matter", "collapsed",
 }
 
 func (k Kind) String() string {

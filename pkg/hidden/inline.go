@@ -34,17 +34,155 @@ type inliner struct {
 	found    map[string][2]int // closing string → [from, at] of its last look-up
 }
 
+// scanText scans a paragraph or heading: a heading's attribute block, a
+// table's cells each on its own (a tag or comment cannot span two), the
+// rest as one text.
 func (s *scanner) scanText(u *unit) {
-	v := newVtext(s.src, u.segs)
-	in := &inliner{s: s, v: v, t: v.t, budget: inlineBudget*len(v.t) + 4096}
+	segs := u.segs
 	if u.heading {
-		if k := headingAttr(in.t); k >= 0 {
-			a, b := v.span(k, len(in.t))
+		v := newVtext(s.src, segs)
+		if k := headingAttr(v.t); k >= 0 {
+			a, b := v.span(k, len(v.t))
 			s.add(a, b, HeadingAttr)
-			in.t = in.t[:k]
+			segs = trimSegs(segs, a)
+		}
+		s.closesAll = true
+		s.scanInline(segs)
+		s.closesAll = false
+		return
+	}
+	for i := 1; i < len(segs); i++ {
+		n := delimiterCells(s.src[segs[i].start:segs[i].end])
+		if n == 0 {
+			continue
+		}
+		header := cells(s.src, segs[i-1])
+		if len(header) != n {
+			break
+		}
+		if i > 1 {
+			s.scanInline(segs[:i-1])
+		}
+		s.closesAll = true
+		defer func() { s.closesAll = false }()
+		for _, c := range header {
+			s.scanInline([]seg{c})
+		}
+		for _, row := range segs[i+1:] {
+			cs := cells(s.src, row)
+			for k, c := range cs {
+				if k == n {
+					// Cells past the header's count are dropped.
+					s.add(c.start, cs[len(cs)-1].end, Cell)
+					break
+				}
+				s.scanInline([]seg{c})
+			}
+		}
+		return
+	}
+	s.scanInline(segs)
+}
+
+// trimSegs cuts segs at source position end.
+func trimSegs(segs []seg, end int) []seg {
+	var out []seg
+	for _, g := range segs {
+		if g.start >= end {
+			break
+		}
+		out = append(out, seg{g.start, min(g.end, end)})
+	}
+	return out
+}
+
+// scanInline scans one inline text; the inline elements it opens close
+// with it.
+func (s *scanner) scanInline(segs []seg) {
+	if len(segs) == 0 || segs[0].end <= segs[0].start && len(segs) == 1 {
+		return
+	}
+	s.paras++
+	s.inPara = s.paras
+	s.fmt = s.fmt[:0]
+	v := newVtext(s.src, segs)
+	in := &inliner{s: s, v: v, t: v.t, budget: inlineBudget*len(v.t) + 4096}
+	in.run()
+	s.closeOuter(1<<30, s.inPara, segs[len(segs)-1].end)
+	s.inPara = -1
+	if n := len(s.regions); len(s.fmt) > 0 && n > 0 && !s.regions[n-1].summary {
+		// The text's end pops the formatting elements it left open; the
+		// parser reopens them at the next text, inside this <details>,
+		// so a <summary> after that is theirs.
+		s.regions[n-1].open = append(s.regions[n-1].open, opened{"", s.eff()})
+	}
+}
+
+// delimiterCells returns the number of cells of a table's delimiter row
+// ("| --- | :-: |"), or 0.
+func delimiterCells(line string) int {
+	dashesOnly := true
+	for i := 0; i < len(line); i++ {
+		switch c := line[i]; {
+		case c == '-':
+		case c == ' ' || c == '\t' || c == '|' || c == ':':
+			dashesOnly = false
+		default:
+			return 0
 		}
 	}
-	in.run()
+	if dashesOnly {
+		return 0
+	}
+	cols := strings.Split(line, "|")
+	if strings.TrimSpace(cols[0]) == "" {
+		cols = cols[1:]
+	}
+	if len(cols) > 0 && strings.TrimSpace(cols[len(cols)-1]) == "" {
+		cols = cols[:len(cols)-1]
+	}
+	for _, c := range cols {
+		c = strings.TrimSpace(c)
+		c = strings.TrimPrefix(strings.TrimSuffix(c, ":"), ":")
+		if c == "" || strings.Trim(c, "-") != "" {
+			return 0
+		}
+	}
+	return len(cols)
+}
+
+// cells splits a table row at the pipes not escaped, each cell trimmed.
+func cells(src string, row seg) []seg {
+	a, b := row.start, row.end
+	for a < b && isSpace(src[a]) {
+		a++
+	}
+	for b > a && isSpace(src[b-1]) {
+		b--
+	}
+	if a < b && src[a] == '|' {
+		a++
+	}
+	if b > a && src[b-1] == '|' {
+		b--
+	}
+	var out []seg
+	for p := a; p < b; {
+		e := p
+		for e < b && (src[e] != '|' || e > 0 && src[e-1] == '\\') {
+			e++
+		}
+		cs, ce := p, e
+		for cs < ce && isSpace(src[cs]) {
+			cs++
+		}
+		for ce > cs && isSpace(src[ce-1]) {
+			ce--
+		}
+		out = append(out, seg{cs, ce})
+		p = e + 1
+	}
+	return out
 }
 
 func (in *inliner) spend(n int) bool {

@@ -206,10 +206,9 @@ func definition(t string, p int) (end, next int, label string, ok bool) {
 	if le == 0 || le >= len(t) || t[le] != ':' {
 		return
 	}
+	// "[^x]: y" here is a link reference definition: a footnote starts a
+	// block, and the block pass took those.
 	label = t[p+1 : le-1]
-	if strings.HasPrefix(label, "^") {
-		return // a footnote (goldmark's extension), shown on the page
-	}
 	j := skipSpace(t, le+1, true)
 	d, dok := destEnd(t, j)
 	if !dok || d == j {

@@ -14,6 +14,15 @@ const blockTags = " address article aside base basefont blockquote body caption 
 // <string>) is dropped by the sanitiser and shown by nothing.
 const knownTags = " a abbr acronym address applet area article aside audio b base basefont bdi bdo bgsound big blink blockquote body br button canvas caption center cite code col colgroup data datalist dd del details dfn dialog dir div dl dt em embed fieldset figcaption figure font footer form frame frameset h1 h2 h3 h4 h5 h6 head header hgroup hr html i iframe image img input ins isindex kbd keygen label legend li link listing main map mark marquee math menu menuitem meta meter multicol nav nextid nobr noembed noframes noscript object ol optgroup option output p param picture plaintext pre progress q rb rp rt rtc ruby s samp script search section select slot small source spacer span strike strong style sub summary sup svg table tbody td template textarea tfoot th thead time title tr track tt u ul var video wbr xmp "
 
+// keptTags are the elements Gitea's sanitiser keeps (its own list and
+// bluemonday's UGC policy): the others lose their tags before a browser
+// builds the page.
+const keptTags = " a abbr acronym address article aside b bdi bdo blockquote br caption center cite code col colgroup dd del details dfn div dl dt em figcaption figure footer h1 h2 h3 h4 h5 h6 header hgroup hr i img ins kbd label li mark nav ol p picture pre q rp rt ruby s samp section small source span strike strong sub summary sup table tbody td tfoot th thead time tr tt u ul var video wbr "
+
+// fmtTags are the HTML parser's formatting elements: left open, they are
+// reopened inside the next element that gets text.
+const fmtTags = " a b big code em font i nobr s small strike strong tt u "
+
 // voidTags have no content and no end tag.
 const voidTags = " area base br col embed hr img input keygen link meta param source track wbr "
 

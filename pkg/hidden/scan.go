@@ -1,6 +1,9 @@
 package hidden
 
-import "strings"
+import (
+	"strings"
+	"unicode"
+)
 
 // scanner holds one run over a document: the block pass (block.go) makes
 // units and collects link reference definitions; the second pass walks the
@@ -14,10 +17,19 @@ type scanner struct {
 	tok     tokenizer
 	regions []region
 	depth   int // containers around the unit being scanned
-	inPara  int // the paragraph being scanned, or -1
-	notes   []note
-	noted   map[string]bool // footnote labels defined
-	cited   map[string]bool // footnote labels referred to
+	inPara  int // the inline text being scanned, or -1
+	paras   int // inline texts scanned
+	// closesAll: the inline text being scanned is a heading or a table
+	// cell, whose end closes every element opened in it.
+	closesAll bool
+	notes     []note
+	noted     map[string]bool // footnote labels defined
+	cited     map[string]bool // footnote labels referred to
+	// fmt holds the formatting elements (<b>, <i>…) the inline text being
+	// scanned opened and did not close.
+	fmt    []string
+	inItem bool   // the unit being scanned is directly in a list item
+	ghost  []bool // per open container: its start tag was swallowed
 }
 
 // note is a footnote definition: Gitea's renderer shows it at the end of
@@ -48,49 +60,159 @@ func (s *scanner) addCollapsed(start, end int, k Kind) {
 
 func (s *scanner) run() {
 	units := s.parseBlocks(s.frontMatter())
+	note := 0
+	var main noteState
+	cut := -1 // where a tag or "<!…>" left open at an HTML block's end is cut
 	for i := range units {
 		u := &units[i]
-		s.depth = u.depth
+		if u.note != note {
+			main = s.switchNote(note, u.note, main)
+			note = u.note
+		}
+		if cut >= 0 && u.kind != unitHTML {
+			// The page's markup after the block ends it; another HTML
+			// block's raw text would not.
+			s.add(s.tok.start, cut, Markup)
+			s.tok.reset()
+		}
+		cut = -1
+		s.depth, s.inItem = u.depth, u.inItem
 		switch u.kind {
 		case unitText:
-			s.inPara = i
 			s.scanText(u)
-			end := u.segs[len(u.segs)-1].end
-			s.closeOuter(len(units), i, end) // depth beyond any: only the paragraph's
-			s.inPara = -1
+		case unitCode:
+			if !s.tok.inConstruct() {
+				s.onText(u.start)
+			}
 		case unitHTML:
 			for p := u.start; p < u.end; p++ {
 				s.tok.step(rawByte(s.src[p:u.end]), p)
 			}
 			s.tok.step('\n', u.end)
 		case unitHTMLEnd:
-			if s.tok.inTag() {
-				// A tag left open at a blank line: the page's next markup
-				// closes it, taking what the tag held.
-				s.add(s.tok.start, s.tok.last, Markup)
-				s.tok.reset()
+			if s.tok.endsAtMarkup() {
+				cut = s.tok.last
 			}
+		case unitOpen:
+			// A container whose start tag a comment or raw text swallows
+			// is no element of the page: its end closes nothing.
+			s.ghost = append(s.ghost[:u.depth-1], s.tok.inConstruct() && !s.tok.endsAtMarkup())
 		case unitClose:
-			s.closeOuter(u.depth, -1, u.start)
+			swallowed := s.tok.inConstruct() && !s.tok.endsAtMarkup()
+			s.ghost = s.ghost[:min(u.depth, len(s.ghost))]
+			if !swallowed { // else the container's end tags are in a comment or raw text
+				s.closeOuter(s.eff(), -1, u.start)
+			}
 		}
 	}
+	if note != 0 {
+		s.switchNote(note, 0, main)
+	}
+	hidden, collapsed := s.endState()
 	s.finish()
-	s.footnotes()
+	s.footnotes(hidden, collapsed)
 }
 
-// footnotes marks the definitions nothing refers to.
-func (s *scanner) footnotes() {
+// eff is the depth of containers the page has as elements: those not
+// swallowed.
+func (s *scanner) eff() int {
+	n := 0
+	for _, g := range s.ghost[:min(s.depth, len(s.ghost))] {
+		if !g {
+			n++
+		}
+	}
+	return n
+}
+
+// noteState is the tokenizer and regions of the text outside footnote
+// definitions, kept while one is scanned.
+type noteState struct {
+	tok     tokenizer
+	regions []region
+}
+
+// switchNote moves the scan from footnote definition from to to (0: the
+// text outside them). A definition is rendered apart from where it stands
+// (at the page's end, or not at all), so its raw HTML is tokenized on its
+// own and closes at its end; it does not reach into the text after it.
+func (s *scanner) switchNote(from, to int, main noteState) noteState {
+	if from != 0 {
+		end := s.notes[from-1].end
+		if s.tok.inConstruct() {
+			s.add(s.tok.start, end, Markup)
+		}
+		if len(s.regions) > 0 {
+			s.closeRegions(0, end, end)
+		}
+		s.tok, s.regions = main.tok, main.regions
+	}
+	if to != 0 {
+		main = noteState{tok: s.tok, regions: s.regions}
+		s.tok, s.regions = tokenizer{sink: s}, nil
+	}
+	return main
+}
+
+// endState tells what the end of the document is inside: a comment, raw
+// text or hidden element (hidden), or a closed <details> (collapsed).
+// Footnotes are rendered there.
+func (s *scanner) endState() (hidden, collapsed bool) {
+	if s.tok.inConstruct() && !s.tok.endsAtMarkup() && s.tok.state != tRaw {
+		return true, false
+	}
+	for _, r := range s.regions {
+		switch r.state {
+		case regHidden:
+			return true, false
+		case regAwaiting, regCollapsed:
+			collapsed = true
+		}
+	}
+	return false, collapsed
+}
+
+// footnotes marks the definitions nothing refers to. The others are
+// rendered at the end of the page, whatever surrounds them in the source:
+// out of any <details> or hidden element there (carve), into whatever is
+// open at the document's end.
+func (s *scanner) footnotes(hidden, collapsed bool) {
 	seen := map[string]bool{}
 	for _, n := range s.notes {
-		if s.cited[n.label] && !seen[n.label] {
-			seen[n.label] = true
-			continue
-		}
 		end := n.end
 		for end > n.start && isSpace(s.src[end-1]) {
 			end--
 		}
-		s.add(n.start, end, Footnote)
+		if !s.cited[n.label] || seen[n.label] {
+			s.add(n.start, end, Footnote)
+			continue
+		}
+		seen[n.label] = true
+		s.carve(n.start, end)
+		switch {
+		case hidden:
+			s.add(n.start, end, Footnote)
+		case collapsed:
+			s.addCollapsed(n.start, end, Footnote)
+		}
+	}
+}
+
+// carve takes [a, b) out of the spans that begin before it: the elements,
+// <details> bodies and comments around a definition where it stands do
+// not reach it where it is rendered.
+func (s *scanner) carve(a, b int) {
+	for i := range s.spans {
+		sp := s.spans[i]
+		if sp.End <= a || sp.Start >= a {
+			continue
+		}
+		s.spans[i].End = a
+		if sp.End > b {
+			tail := sp
+			tail.Start = b
+			s.spans = append(s.spans, tail)
+		}
 	}
 }
 
@@ -107,12 +229,10 @@ func rawByte(s string) byte {
 func (s *scanner) finish() {
 	end := len(s.src)
 	switch {
-	case s.tok.inTag():
+	case s.tok.endsAtMarkup():
 		s.add(s.tok.start, end, Markup)
 	case s.tok.state == tComment:
 		s.add(s.tok.start, end, Comment)
-	case s.tok.state == tBogus || s.tok.state == tMarkupDecl || s.tok.state == tCommentDash:
-		s.add(s.tok.start, end, Markup)
 	}
 	if len(s.regions) > 0 {
 		s.closeRegions(0, end, end)
@@ -151,8 +271,10 @@ func (s *scanner) frontMatter() int {
 		t := strings.TrimSpace(line)
 		if t != "" && t[0] != '#' {
 			if first {
-				k, _, ok := strings.Cut(t, ":")
-				if !ok || k == "" || strings.ContainsAny(k[:1], "-[{>|") {
+				// A mapping: a key, then ":" and white space or the line's
+				// end (a sequence or a plain scalar is no render config,
+				// and Gitea renders the text as markdown).
+				if strings.HasPrefix(t, "- ") || t == "-" || !(strings.Contains(t, ": ") || strings.HasSuffix(t, ":")) {
 					return 0
 				}
 				first = false
@@ -169,8 +291,9 @@ func (s *scanner) frontMatter() int {
 	return 0
 }
 
-// yamlSeparator is Gitea's test: spaces, three or more dashes, spaces.
+// yamlSeparator is Gitea's test: spaces, three or more dashes, spaces
+// (no tabs).
 func yamlSeparator(line string) bool {
-	t := strings.TrimRight(strings.TrimLeft(line, " \t"), " \t")
+	t := strings.TrimFunc(line, func(r rune) bool { return r != '\t' && unicode.IsSpace(r) })
 	return len(t) >= 3 && strings.Trim(t, "-") == ""
 }

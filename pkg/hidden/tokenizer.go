@@ -74,12 +74,14 @@ type tokenSink interface {
 // inConstruct reports a tag, comment or raw text left open.
 func (z *tokenizer) inConstruct() bool { return z.state != tData }
 
-// inTag reports a tag left open: at the end of an HTML block it is cut off
-// (the page's own markup soon ends it).
-func (z *tokenizer) inTag() bool {
+// endsAtMarkup reports a tag or a bogus comment ("<!x", "<?x") left open:
+// the page's own markup that follows ends it soon ('>' or a quote), so at
+// the end of an HTML block it is cut off there. A comment and raw text go
+// on until raw HTML ends them.
+func (z *tokenizer) endsAtMarkup() bool {
 	switch z.state {
 	case tTagOpen, tEndTagOpen, tTagName, tBeforeAttr, tAttrName, tAfterAttrName,
-		tBeforeValue, tValueQuoted, tValueBare, tSelfClose:
+		tBeforeValue, tValueQuoted, tValueBare, tSelfClose, tMarkupDecl, tCommentDash, tBogus:
 		return true
 	}
 	return false
