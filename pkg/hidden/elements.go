@@ -16,23 +16,26 @@ const (
 	regOpen                         // <details open>: shown
 )
 
-// opened is an element raw HTML opened, and the containers around it.
+// opened is an element an HTML block opened and did not close: the
+// containers around it and the regions open when it opened. An end tag of
+// its name pops it and every region opened inside it, as the HTML parser
+// pops the elements above the one it closes.
 type opened struct {
-	name  string
-	depth int
+	name    string
+	depth   int
+	regions int
 }
 
 type region struct {
 	name    string
 	state   regionState
-	start   int      // hidden: the start tag's start; details: its end
-	body    int      // collapsed: where the body starts
-	depth   int      // elements of the same name nested inside
-	summary bool     // details: its <summary> was seen
-	open    []opened // raw HTML elements opened inside it and not closed
-	fmt     bool     // details: formatting elements were open when it opened
-	cdepth  int      // containers around it when it opened
-	para    int      // the paragraph it closes with, or -1
+	start   int  // hidden: the start tag's start; details: its end
+	body    int  // collapsed: where the body starts
+	depth   int  // elements of the same name nested inside
+	summary bool // details: its <summary> was seen
+	fmt     bool // details: formatting elements were open when it opened
+	cdepth  int  // containers around it when it opened
+	para    int  // the paragraph it closes with, or -1
 	raw     bool
 }
 
@@ -65,7 +68,7 @@ func (s *scanner) onTag(t *tag) {
 		// another element (a list, a formatting element the parser
 		// reopened) is body.
 		r := &s.regions[n-1]
-		child := name == "summary" && !r.summary && !s.closesAll && s.eff() == r.cdepth && len(r.open) == 0 && (!r.fmt || t.start == r.start)
+		child := name == "summary" && !r.summary && !s.closesAll && s.eff() == r.cdepth && !s.openIn(n) && (!r.fmt || t.start == r.start)
 		switch {
 		case r.state == regAwaiting && child:
 			r.state = regSummary
@@ -105,14 +108,14 @@ func (s *scanner) onTag(t *tag) {
 		s.push(region{name: name, state: regHidden, start: t.start, raw: hasWord(rawTags, name)})
 		return
 	}
-	if t.selfClosing || len(s.regions) == 0 {
+	if t.selfClosing {
 		return
 	}
 	if s.inPara < 0 && hasWord(keptTags, name) && name != "p" { // a <summary> closes a <p>
-		// Raw HTML's elements stay open around what follows; one opened
-		// in a paragraph is closed with it by a <summary>.
-		r := &s.regions[len(s.regions)-1]
-		r.open = append(r.open, opened{name, s.eff()})
+		// An HTML block's elements stay open around what follows; one
+		// opened in a paragraph closes with it.
+		s.elems = append(s.elems, opened{name, s.eff(), len(s.regions)})
+		return
 	}
 	for i := len(s.regions) - 1; i >= 0; i-- {
 		if s.regions[i].name == name {
@@ -141,7 +144,35 @@ func (s *scanner) endTag(name string, t *tag) {
 	if name == "summary" && n > 0 && s.regions[n-1].state == regSummary {
 		r := &s.regions[n-1]
 		r.state, r.body, r.summary = regCollapsed, t.end, true
+		if k := len(s.elems) - 1; k >= 0 && s.elems[k].name == "summary" {
+			s.elems = s.elems[:k]
+		}
 		return
+	}
+	// The innermost open element of the name is closed: an element of an
+	// HTML block opened after the innermost region of the name, or that
+	// region.
+	for k := len(s.elems) - 1; k >= 0; k-- {
+		e := s.elems[k]
+		if e.name != name {
+			continue
+		}
+		inner := true
+		for i := n - 1; i >= e.regions; i-- {
+			if s.regions[i].name == name {
+				inner = false // the region is inside the element
+				break
+			}
+		}
+		if inner {
+			s.elems = s.elems[:k]
+			if e.regions < n {
+				s.closeRegions(e.regions, t.start, t.end)
+				s.popContainers(e.depth)
+			}
+			return
+		}
+		break
 	}
 	for i := n - 1; i >= 0; i-- {
 		r := &s.regions[i]
@@ -156,15 +187,11 @@ func (s *scanner) endTag(name string, t *tag) {
 		r.depth--
 		break
 	}
-	if n > 0 {
-		r := &s.regions[n-1]
-		for i := len(r.open) - 1; i >= 0; i-- {
-			if r.open[i].name == name {
-				r.open = r.open[:i] // and what was opened inside it
-				break
-			}
-		}
-	}
+}
+
+// openIn reports an element opened inside region i and still open.
+func (s *scanner) openIn(i int) bool {
+	return len(s.elems) > 0 && s.elems[len(s.elems)-1].regions > i
 }
 
 // popContainers records that an end tag closed an element opened outside
@@ -191,17 +218,17 @@ func (s *scanner) closeRegions(i, at, end int) {
 		}
 	}
 	s.regions = s.regions[:i]
+	for len(s.elems) > 0 && s.elems[len(s.elems)-1].regions > i {
+		s.elems = s.elems[:len(s.elems)-1]
+	}
 }
 
 // closeOuter closes what the HTML parser closes at pos: the regions opened
 // inside containers deeper than depth, or with paragraph para (-1: none);
 // raw-text elements end only at their end tag.
 func (s *scanner) closeOuter(depth, para, pos int) {
-	for i := range s.regions {
-		r := &s.regions[i]
-		for len(r.open) > 0 && r.open[len(r.open)-1].depth > depth {
-			r.open = r.open[:len(r.open)-1] // popped with their container
-		}
+	for len(s.elems) > 0 && s.elems[len(s.elems)-1].depth > depth {
+		s.elems = s.elems[:len(s.elems)-1] // popped with their container
 	}
 	for i, r := range s.regions {
 		if !r.raw && (r.cdepth > depth || para >= 0 && r.para == para) {

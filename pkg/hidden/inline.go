@@ -114,7 +114,7 @@ func (s *scanner) scanInline(segs []seg) {
 		// The text's end pops the formatting elements it left open; the
 		// parser reopens them at the next text, inside this <details>,
 		// so a <summary> after that is theirs.
-		s.regions[n-1].open = append(s.regions[n-1].open, opened{"", s.eff()})
+		s.elems = append(s.elems, opened{"", s.eff(), n})
 	}
 }
 

@@ -30,6 +30,7 @@ type scanner struct {
 	fmt    []string
 	inItem bool   // the unit being scanned is directly in a list item
 	ghost  []bool // per open container: its start tag was swallowed
+	elems  []opened
 }
 
 // note is a footnote definition: Gitea's renderer shows it at the end of
@@ -130,6 +131,7 @@ func (s *scanner) eff() int {
 type noteState struct {
 	tok     tokenizer
 	regions []region
+	elems   []opened
 }
 
 // switchNote moves the scan from footnote definition from to to (0: the
@@ -145,11 +147,11 @@ func (s *scanner) switchNote(from, to int, main noteState) noteState {
 		if len(s.regions) > 0 {
 			s.closeRegions(0, end, end)
 		}
-		s.tok, s.regions = main.tok, main.regions
+		s.tok, s.regions, s.elems = main.tok, main.regions, main.elems
 	}
 	if to != 0 {
-		main = noteState{tok: s.tok, regions: s.regions}
-		s.tok, s.regions = tokenizer{sink: s}, nil
+		main = noteState{tok: s.tok, regions: s.regions, elems: s.elems}
+		s.tok, s.regions, s.elems = tokenizer{sink: s}, nil, nil
 	}
 	return main
 }
