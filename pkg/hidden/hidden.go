@@ -294,3 +294,45 @@ func Unmark(s string) string {
 	}
 	return b.String()
 }
+
+// Shown returns what marked text says a reader of the page sees: the text
+// outside every mark, escaped brackets single again.
+func Shown(marked string) string {
+	var b strings.Builder
+	depth := 0
+	for s := marked; len(s) > 0; {
+		i := strings.IndexAny(s, Open+Close)
+		if i < 0 {
+			if depth == 0 {
+				b.WriteString(s)
+			}
+			break
+		}
+		if depth == 0 {
+			b.WriteString(s[:i])
+		}
+		r, rest := s[i:i+len(Open)], s[i+len(Open):]
+		switch {
+		case r == Close && depth > 0:
+			depth--
+			s = rest
+		case r == Open && (strings.HasPrefix(rest, Open) || strings.HasPrefix(rest, Close)):
+			if depth == 0 {
+				b.WriteString(rest[:len(Open)])
+			}
+			s = rest[len(Open):]
+		case r == Open && strings.HasPrefix(rest, hiddenLabel):
+			depth++
+			s = rest[len(hiddenLabel):]
+		case r == Open && strings.HasPrefix(rest, collapseLabel):
+			depth++
+			s = rest[len(collapseLabel):]
+		default:
+			if depth == 0 {
+				b.WriteString(r)
+			}
+			s = rest
+		}
+	}
+	return b.String()
+}
