@@ -39,6 +39,7 @@ type container struct {
 	indent     int  // a list item: columns its content is indented by
 	blankStart bool // a list item whose marker ended its line
 	lines      int  // a list item: non-blank lines seen in it
+	inNote     int  // the innermost footnote definition around it, plus one
 }
 
 type leafKind uint8
@@ -62,6 +63,7 @@ type blocks struct {
 	}
 	htmlType int
 	units    []unit
+	waiting  []int    // list items that began with a blank line, waiting for their first line
 	sc       *scanner // receives definitions and front matter
 }
 
@@ -233,8 +235,7 @@ func (b *blocks) line(ls, le int) {
 		}
 		switch k.what {
 		case startQuote:
-			b.cs = append(b.cs, container{quote: true})
-			b.emit(unit{kind: unitOpen, start: q, depth: len(b.cs)})
+			b.push(container{quote: true}, q)
 			p, col = q+1, col+w+1
 			if p < le && (src[p] == ' ' || src[p] == '\t') {
 				p, col = advance(src, p, le, col, 1)
@@ -257,8 +258,10 @@ func (b *blocks) line(ls, le int) {
 				c.indent += sw
 				pp, pc = sq, pc+sw
 			}
-			b.cs = append(b.cs, c)
-			b.emit(unit{kind: unitOpen, start: q, depth: len(b.cs)})
+			b.push(c, q)
+			if c.blankStart {
+				b.waiting = append(b.waiting, len(b.cs)-1)
+			}
 			p, col = pp, pc
 			matched, all = len(b.cs), true
 			if c.blankStart {
@@ -275,8 +278,7 @@ func (b *blocks) line(ls, le int) {
 			if !allDigits(label) {
 				b.sc.add(q+2, q+k.marker-2, RefLabel)
 			}
-			b.cs = append(b.cs, container{note: len(b.sc.notes), indent: 4})
-			b.emit(unit{kind: unitOpen, start: q, depth: len(b.cs)})
+			b.push(container{note: len(b.sc.notes), indent: 4}, q)
 			p, col = q+k.marker, col+w+k.marker
 			matched, all = len(b.cs), true
 			continue
@@ -317,26 +319,41 @@ func (b *blocks) line(ls, le int) {
 
 // emit adds a unit, noting the footnote definition it stands in.
 func (b *blocks) emit(u unit) {
-	if n := len(b.cs); n > 0 && !b.cs[n-1].quote && b.cs[n-1].note == 0 {
-		u.inItem = true
-	}
-	for i := len(b.cs) - 1; i >= 0; i-- {
-		if b.cs[i].note > 0 {
-			u.note = b.cs[i].note
-			break
-		}
+	if n := len(b.cs); n > 0 {
+		c := b.cs[n-1]
+		u.inItem = !c.quote && c.note == 0
+		u.note = c.inNote
 	}
 	b.units = append(b.units, u)
 }
 
-// count tallies a non-blank line in every open list item.
+// push opens container c at q.
+func (b *blocks) push(c container, q int) {
+	c.inNote = c.note
+	if n := len(b.cs); n > 0 && c.note == 0 {
+		c.inNote = b.cs[n-1].inNote
+	}
+	b.cs = append(b.cs, c)
+	b.emit(unit{kind: unitOpen, start: q, depth: len(b.cs)})
+}
+
+// maxDepth bounds the nesting of block quotes, list items and footnotes:
+// past it a marker is text. It bounds the work of every line, which is
+// matched against the containers open.
+const maxDepth = 64
+
+// count notes a non-blank line: the items that began with a blank line
+// and were waiting for one have it now.
 func (b *blocks) count(blank bool) {
 	if blank {
 		return
 	}
-	for i := range b.cs {
-		b.cs[i].lines++
+	for _, i := range b.waiting {
+		if i < len(b.cs) {
+			b.cs[i].lines++
+		}
 	}
+	b.waiting = b.waiting[:0]
 }
 
 // closeContainers closes the containers from depth on, and the leaf in
@@ -441,6 +458,12 @@ func (b *blocks) classify(q, le int, all bool) start {
 	src := b.src
 	inPara := b.leaf == leafPara
 	c := src[q]
+	if len(b.cs) >= maxDepth && (c == '>' || c == '-' || c == '*' || c == '+' || c == '[' || c >= '0' && c <= '9') {
+		if c == '-' && inPara && all && setextLine(src[q:le], '-') || c != '>' && c != '[' && thematicBreak(src[q:le], c) {
+			return start{what: startBreak}
+		}
+		return start{}
+	}
 	switch c {
 	case '>':
 		return start{what: startQuote}

@@ -68,7 +68,7 @@ func (s *scanner) onTag(t *tag) {
 		// another element (a list, a formatting element the parser
 		// reopened) is body.
 		r := &s.regions[n-1]
-		child := name == "summary" && !r.summary && !s.closesAll && s.eff() == r.cdepth && !s.openIn(n) && (!r.fmt || t.start == r.start)
+		child := name == "summary" && !r.summary && !s.closesAll && s.eff() == r.cdepth && !s.openIn(n-1) && (!r.fmt || t.start == r.start)
 		switch {
 		case r.state == regAwaiting && child:
 			r.state = regSummary
@@ -111,9 +111,10 @@ func (s *scanner) onTag(t *tag) {
 	if t.selfClosing {
 		return
 	}
-	if s.inPara < 0 && hasWord(keptTags, name) && name != "p" { // a <summary> closes a <p>
-		// An HTML block's elements stay open around what follows; one
-		// opened in a paragraph closes with it.
+	if (s.inPara < 0 || s.inItem && !s.closesAll) && hasWord(keptTags, name) && name != "p" { // a <summary> closes a <p>
+		// An HTML block's elements stay open around what follows, and so
+		// do those of the text of a list item, which has no <p> (taken
+		// as tight); one opened in a paragraph closes with it.
 		s.elems = append(s.elems, opened{name, s.eff(), len(s.regions)})
 		return
 	}
@@ -126,12 +127,27 @@ func (s *scanner) onTag(t *tag) {
 }
 
 func (s *scanner) push(r region) {
+	if len(s.regions) >= maxRegions {
+		// Past the bound the rest of the document is taken as inside the
+		// region: marked, not followed.
+		switch r.state {
+		case regHidden:
+			s.add(r.start, len(s.src), Element)
+		case regAwaiting:
+			s.addCollapsed(r.start, len(s.src), Collapsed)
+		}
+		return
+	}
 	r.cdepth, r.para = s.eff(), -1
 	if s.inPara >= 0 && (s.closesAll || !hasWord(paraTags, r.name)) {
 		r.para = s.inPara
 	}
 	s.regions = append(s.regions, r)
 }
+
+// maxRegions bounds the regions open at once, and so the work of each
+// tag, which looks for its name among them.
+const maxRegions = 256
 
 func (s *scanner) endTag(name string, t *tag) {
 	for i := len(s.fmt) - 1; i >= 0; i-- {
@@ -165,6 +181,9 @@ func (s *scanner) endTag(name string, t *tag) {
 			}
 		}
 		if inner {
+			if s.blocked(name, e.depth, e.regions) {
+				return
+			}
 			s.elems = s.elems[:k]
 			if e.regions < n {
 				s.closeRegions(e.regions, t.start, t.end)
@@ -180,6 +199,9 @@ func (s *scanner) endTag(name string, t *tag) {
 			continue
 		}
 		if r.depth == 0 {
+			if s.blocked(name, r.cdepth, i+1) {
+				return
+			}
 			s.closeRegions(i, t.start, t.end)
 			s.popContainers(r.cdepth)
 			return
@@ -187,6 +209,30 @@ func (s *scanner) endTag(name string, t *tag) {
 		r.depth--
 		break
 	}
+}
+
+// blocked reports an end tag the HTML parser ignores: one of an ordinary
+// element (not one of the parser's special elements), with a special
+// element opened after the one it would close (a container, opened since
+// depth; a region from index regions on, or an element of an HTML block).
+func (s *scanner) blocked(name string, depth, regions int) bool {
+	if hasWord(specialTags, name) {
+		return false
+	}
+	if s.eff() > depth {
+		return true
+	}
+	for _, r := range s.regions[min(regions, len(s.regions)):] {
+		if hasWord(specialTags, r.name) {
+			return true
+		}
+	}
+	for _, e := range s.elems {
+		if e.regions >= regions && e.depth >= depth && hasWord(specialTags, e.name) && e.name != name {
+			return true
+		}
+	}
+	return false
 }
 
 // openIn reports an element opened inside region i and still open.
@@ -230,11 +276,18 @@ func (s *scanner) closeOuter(depth, para, pos int) {
 	for len(s.elems) > 0 && s.elems[len(s.elems)-1].depth > depth {
 		s.elems = s.elems[:len(s.elems)-1] // popped with their container
 	}
-	for i, r := range s.regions {
-		if !r.raw && (r.cdepth > depth || para >= 0 && r.para == para) {
-			s.closeRegions(i, pos, pos)
-			return
+	// Those closing are on top: regions open inside containers and
+	// paragraphs opened after theirs.
+	i := len(s.regions)
+	for i > 0 {
+		r := s.regions[i-1]
+		if r.raw || !(r.cdepth > depth || para >= 0 && r.para == para) {
+			break
 		}
+		i--
+	}
+	if i < len(s.regions) {
+		s.closeRegions(i, pos, pos)
 	}
 }
 

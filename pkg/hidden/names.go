@@ -23,6 +23,10 @@ const keptTags = " a abbr acronym address article aside b bdi bdo blockquote br 
 // reopened inside the next element that gets text.
 const fmtTags = " a b big code em font i nobr s small strike strong tt u "
 
+// specialTags are the HTML parser's special elements: an end tag of
+// another element does not close through them.
+const specialTags = " address applet area article aside base basefont bgsound blockquote body br button caption center col colgroup dd details dir div dl dt embed fieldset figcaption figure footer form frame frameset h1 h2 h3 h4 h5 h6 head header hgroup hr html iframe img input keygen li link listing main marquee menu meta nav noembed noframes noscript object ol p param plaintext pre script search section select source style summary table tbody td template textarea tfoot th thead title tr track ul wbr xmp "
+
 // voidTags have no content and no end tag.
 const voidTags = " area base br col embed hr img input keygen link meta param source track wbr "
 
