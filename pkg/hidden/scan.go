@@ -48,12 +48,14 @@ func newScanner(src string) *scanner {
 }
 
 func (s *scanner) add(start, end int, k Kind) {
+	end = min(end, len(s.src)) // a line's end is fed as '\n' past the last byte
 	if end > start {
 		s.spans = append(s.spans, Span{Start: start, End: end, Kind: k})
 	}
 }
 
 func (s *scanner) addCollapsed(start, end int, k Kind) {
+	end = min(end, len(s.src))
 	if end > start {
 		s.spans = append(s.spans, Span{Start: start, End: end, Kind: k, Collapsed: true})
 	}
