@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"encoding/json"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -43,7 +44,14 @@ func TestBodyFile(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "body.md")
 	require.NoError(t, os.WriteFile(file, []byte(body), 0o644))
 	sent := func() map[string]any {
-		reqs := f.Requests()
+		// The last write: the trust pass's own lookups are reads.
+		var reqs []fakeforge.Request
+		for _, r := range f.Requests() {
+			if r.Method == http.MethodPost {
+				reqs = append(reqs, r)
+			}
+		}
+		require.NotEmpty(t, reqs)
 		var got map[string]any
 		require.NoError(t, json.Unmarshal(reqs[len(reqs)-1].Body, &got))
 		return got

@@ -41,11 +41,12 @@ func TestCLIObjectList(t *testing.T) {
 				assert.Empty(t, f.Requests())
 				return
 			}
-			require.Len(t, f.Requests(), 1)
+			posted := f.RequestsTo("POST", "/api/v1/repos/o/r/pulls/4/reviews")
+			require.Len(t, posted, 1)
 			var sent struct {
 				Comments []map[string]any `json:"comments"`
 			}
-			require.NoError(t, json.Unmarshal(f.Requests()[0].Body, &sent))
+			require.NoError(t, json.Unmarshal(posted[0].Body, &sent))
 			assert.Equal(t, []map[string]any{{"path": "a.go", "body": "nit", "new_position": 3.0, "old_position": 0.0}}, sent.Comments)
 		})
 	}

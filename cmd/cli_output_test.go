@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"testing"
@@ -15,9 +16,11 @@ import (
 )
 
 // newFakeWithIssue is a fake forge with issue o/r#3, whose body holds a
-// terminal escape sequence as a stranger's issue might.
+// terminal escape sequence as a stranger's issue might; its author alice
+// owns the public repository o/r, as the author marks find out.
 func newFakeWithIssue(t *testing.T) *fakeforge.Server {
 	f := fakeforge.New(t)
+	f.JSON("GET /api/v1/repos/o/r", 200, map[string]any{"name": "r", "full_name": "o/r", "private": false, "owner": map[string]any{"login": "alice"}})
 	f.JSON("GET /api/v1/repos/o/r/issues/3", 200, map[string]any{"number": 3, "title": "Export fails", "state": "open",
 		"body": "Steps:\n1. export\n\x1b[2J2. boom", "user": map[string]any{"login": "alice"},
 		"labels": []any{map[string]any{"name": "bug"}, map[string]any{"name": "ui"}}, "comments": 2,
@@ -56,16 +59,16 @@ func TestOutputForms(t *testing.T) {
 
 	r := runMain(t, env, "", append(list, "--output", "table")...)
 	require.Equal(t, ExitOK, r.code, r.err)
-	assert.Equal(t, "NUMBER  TITLE    STATE  AUTHOR  COMMENTS  UPDATED\n"+
-		"5       Issue 5  open   alice   0         2026-11-30 22:00\n"+
-		"4       Issue 4  open   alice   0         2026-11-30 22:00\n", r.out)
+	assert.Equal(t, "NUMBER  TITLE    STATE  AUTHOR         COMMENTS  UPDATED\n"+
+		"5       Issue 5  open   alice (owner)  0         2026-11-30 22:00\n"+
+		"4       Issue 4  open   alice (owner)  0         2026-11-30 22:00\n", r.out, "an author with their mark")
 	assert.Equal(t, "More: --page 2, or --all for every page\n", r.err, "on standard error: the table alone can be piped on")
 
 	r = runMain(t, env, "", append(get, "--output", "table")...)
 	require.Equal(t, ExitOK, r.code, r.err)
 	assert.Equal(t, "#3 Export fails\n"+
 		"state     open\n"+
-		"author    alice\n"+
+		"author    alice (owner)\n"+
 		"labels    bug, ui\n"+
 		"comments  2\n"+
 		"created   2026-11-30 22:00\n"+
@@ -157,7 +160,11 @@ func TestAll(t *testing.T) {
 		require.Equal(t, ExitOK, r.code, r.err)
 		assert.Equal(t, 3, calls, "50 a page")
 		assert.Equal(t, 121, strings.Count(r.out, "\n"), "a header and 120 rows")
-		assert.Equal(t, "50", f.LastQuery(t).Get("limit"))
+		pages := f.RequestsTo("GET", "/api/v1/repos/o/r/issues")
+		require.NotEmpty(t, pages)
+		q, err := url.ParseQuery(pages[len(pages)-1].RawQuery)
+		require.NoError(t, err)
+		assert.Equal(t, "50", q.Get("limit"))
 	})
 	t.Run("bound", func(t *testing.T) {
 		f := fakeforge.New(t)

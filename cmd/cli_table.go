@@ -64,6 +64,7 @@ func (t *table) Flush() error {
 // render writes v, a decoded result, for people; note takes what is said
 // about it (more pages).
 func render(w, note io.Writer, v any) {
+	foldRoles(v)
 	switch v := v.(type) {
 	case *object:
 		if key := firstList(v); key != "" && isPage(v) {

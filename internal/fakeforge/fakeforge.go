@@ -77,6 +77,19 @@ func (s *Server) Requests() []Request {
 	return append([]Request(nil), s.requests...)
 }
 
+// RequestsTo returns the requests received for method and path, in
+// order: what a tool sent, without the trust pass's own lookups (the
+// repository, an author's permission) beside it.
+func (s *Server) RequestsTo(method, path string) []Request {
+	var out []Request
+	for _, r := range s.Requests() {
+		if r.Method == method && r.Path == path {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
 // LastQuery returns the query of the last request received; the test
 // fails when there was none.
 func (s *Server) LastQuery(t testing.TB) url.Values {

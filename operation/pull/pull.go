@@ -92,7 +92,7 @@ type Pull struct {
 	State     string     `json:"state"`
 	Merged    bool       `json:"merged,omitempty"`
 	Mergeable bool       `json:"mergeable"`
-	Body      *string    `json:"body,omitempty" trust:"text"`
+	Body      *string    `json:"body,omitempty" md:"rendered" trust:"text"`
 	Author    string     `json:"author" trust:"author"`
 	Head      string     `json:"head"`
 	Base      string     `json:"base"`

@@ -114,7 +114,7 @@ type Commit struct {
 type Page struct {
 	Title       string  `json:"title" trust:"text"`
 	PageName    string  `json:"page_name"`
-	Content     *string `json:"content,omitempty" trust:"text"`
+	Content     *string `json:"content,omitempty" md:"rendered" trust:"text"`
 	LastCommit  *Commit `json:"last_commit,omitempty"`
 	CommitCount int64   `json:"commit_count,omitempty"`
 	HTMLURL     string  `json:"html_url"`
