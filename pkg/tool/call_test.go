@@ -17,7 +17,7 @@ import (
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
 )
 
-func text(t *testing.T, res *mcp.CallToolResult) string {
+func text(t testing.TB, res *mcp.CallToolResult) string {
 	t.Helper()
 	require.Len(t, res.Content, 1)
 	tc, ok := res.Content[0].(mcp.TextContent)

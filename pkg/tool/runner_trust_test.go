@@ -3,7 +3,9 @@ package tool_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -88,6 +90,48 @@ func TestTrustPassSendsOnlyWithTheCall(t *testing.T) {
 				}
 			}
 			assert.Equal(t, 1, repoReads, "the repository is read once per call")
+		})
+	}
+}
+
+// BenchmarkMarksOnASlowForge: a forge answering every request after 20 ms
+// shows in ns/op how many round trips a marked call waits for one after
+// the other: the tool's own, then (the repository having been read beside
+// it) the author's three lookups at once: about 40 ms, where reading the
+// repository after the tool made it 60.
+func BenchmarkMarksOnASlowForge(b *testing.B) {
+	const latency = 20 * time.Millisecond
+	f := fakeforge.New(b)
+	slow := func(status int, body any) http.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) {
+			time.Sleep(latency)
+			fakeforge.WriteJSON(w, status, body)
+		}
+	}
+	f.Handle("GET /api/v1/repos/alice/site", slow(http.StatusOK, map[string]any{"full_name": "alice/site", "owner": map[string]any{"login": "alice"}}))
+	f.Handle("GET /api/v1/repos/alice/site/issues/1", slow(http.StatusOK, map[string]any{"body": "hello", "user": map[string]any{"login": "eve"}}))
+	f.Handle("GET /api/v1/repos/alice/site/collaborators/eve/permission", slow(http.StatusOK, map[string]any{"permission": "read"}))
+	f.Handle("GET /api/v1/orgs/alice/members/eve", slow(http.StatusNotFound, map[string]any{}))
+	f.Handle("GET /api/v1/repos/alice/site/collaborators/eve", slow(http.StatusNotFound, map[string]any{}))
+	d := tool.Def{Name: "t", Params: []tool.Param{tool.Owner(), tool.Repo()}, Output: note{},
+		Handler: func(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
+			is, resp, err := c.SDK(ctx).GetIssue("alice", "site", 1)
+			if err := forgejo.Fail(resp, err, "get", "issue"); err != nil {
+				return nil, err
+			}
+			return tool.JSON(note{Body: is.Body, Author: is.Poster.UserName})
+		}}
+	args := map[string]any{"owner": "alice", "repo": "site"}
+	for _, marks := range []bool{false, true} {
+		b.Run(fmt.Sprintf("marks=%v", marks), func(b *testing.B) {
+			r := runnerFor(f)
+			r.Marks = marks
+			for b.Loop() {
+				res := r.Call(context.Background(), d, args)
+				if res.IsError || strings.Contains(text(b, res), `"author_role":"none"`) != marks {
+					b.Fatalf("unexpected result: %v", res.Content)
+				}
+			}
 		})
 	}
 }
