@@ -281,7 +281,10 @@ func TestMarkedResultsStillFit(t *testing.T) {
 		Marks: true, Lockdown: true}
 	withheld := 0
 	for _, d := range operation.All() {
-		if d.Offline {
+		if plan := d.TrustPlan(); d.Offline || !plan.HasText() && !plan.HasAuthor() && d.TextBy == nil {
+			// Nothing a mark or a reason lengthens: TestEveryResultFitsTheClient
+			// holds it to the bound. Leaving them out takes this test from
+			// 9-11 s to 4 s here, which counts under -race.
 			continue
 		}
 		res := r.Call(context.Background(), d, sampleArgs(d))

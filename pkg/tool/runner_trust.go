@@ -69,7 +69,7 @@ type trustCall struct {
 // context the handler runs with, which starts the prefetch.
 func (r *Runner) startTrust(ctx context.Context, d Def, a Args, c *forgejo.Client) (*trustCall, context.Context) {
 	p := &trust.Pass{Fence: r.Fence(ctx), Lockdown: r.InLockdown(ctx), Marks: r.Marks, Access: trust.NewAccess(c)}
-	tc := &trustCall{p: p, plan: planOf(d)}
+	tc := &trustCall{p: p, plan: d.TrustPlan()}
 	if !p.Lockdown && !p.Marks && !p.Fence.IsSet() {
 		return tc, ctx
 	}
@@ -153,8 +153,9 @@ func (tc *trustCall) settle(ctx context.Context, d Def, res *mcp.CallToolResult)
 	return res
 }
 
-// planOf is the trust plan of d's output type(s).
-func planOf(d Def) *trust.Plan {
+// TrustPlan is where the person-written texts, authors and repositories
+// are in d's results, from its output type(s).
+func (d Def) TrustPlan() *trust.Plan {
 	if alts, ok := d.Output.(anyOf); ok {
 		return trust.PlanOf(alts...)
 	}

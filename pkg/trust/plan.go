@@ -78,6 +78,22 @@ func (p *Plan) HasRepo() bool {
 	return false
 }
 
+// HasAuthor reports whether results of p name authors (whom marks follow).
+func (p *Plan) HasAuthor() bool {
+	if p == nil {
+		return false
+	}
+	if p.Author != "" {
+		return true
+	}
+	for _, m := range p.Members {
+		if m.HasAuthor() {
+			return true
+		}
+	}
+	return false
+}
+
 // PlanOf builds the plan of the JSON encodings of the given values' types
 // (the alternatives of a result that has several shapes are merged). Maps
 // and values without tagged fields give an empty plan.
