@@ -66,7 +66,7 @@ func Call(ctx context.Context, hc *http.Client, base, token, tool string, args m
 		} `json:"error"`
 	}
 	if err := json.Unmarshal(msg, &out); err != nil {
-		return Result{Status: resp.StatusCode}, fmt.Errorf("undecodable reply: %w", err)
+		return Result{Status: resp.StatusCode}, fmt.Errorf("undecodable reply: %w: %q", err, raw[:min(len(raw), 300)])
 	}
 	switch {
 	case out.Error != nil:
