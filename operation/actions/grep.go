@@ -2,6 +2,7 @@ package actions
 
 import (
 	"bytes"
+	"fmt"
 	"regexp"
 	"regexp/syntax"
 	"unicode/utf8"
@@ -12,6 +13,16 @@ import (
 // without one of them cannot match: a literal search (assembly in the
 // standard library) skips those lines before the regular expression runs,
 // and a pattern that is nothing but the words needs no regular expression.
+
+// maxGrepInsts bounds a pattern's compiled size. RE2 runs in time linear
+// in the line but proportional to the program too: `a{1000}b` (1,003
+// instructions) took 0.4 to 3 s on one 64 KiB line of a (busy 2-core
+// machine), and a log is read a line at a time, so one line's match is
+// the work that goes on after the call's deadline. At 256 instructions a
+// full line (forgejo.MaxLineBytes) is at most 16 M steps, tens of
+// milliseconds; real patterns ("FAIL|panic", "(?i)error: .*timeout", a
+// date) compile to a few dozen.
+const maxGrepInsts = 256
 
 // lineMatcher says whether a line matches a pattern.
 type lineMatcher struct {
@@ -25,19 +36,32 @@ type lineMatcher struct {
 	buf   []byte
 }
 
+// newLineMatcher compiles pattern, or says, in words for the agent, why
+// it is not one.
 func newLineMatcher(pattern string) (*lineMatcher, error) {
 	re, err := regexp.Compile(pattern)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("grep is not a regular expression (RE2 syntax): %v", err)
+	}
+	p, err := syntax.Parse(pattern, syntax.Perl)
+	if err != nil { // unreachable: regexp.Compile parsed it so
+		return nil, fmt.Errorf("grep is not a regular expression (RE2 syntax): %v", err)
+	}
+	p = p.Simplify()
+	if prog, err := syntax.Compile(p); err != nil || len(prog.Inst) > maxGrepInsts {
+		n := 0
+		if err == nil {
+			n = len(prog.Inst)
+		}
+		return nil, fmt.Errorf("grep is too large a pattern: it compiles to %d steps, and at most %d are searched for "+
+			"(a counted repetition such as {1000} repeats what it follows); shorten it", n, maxGrepInsts)
 	}
 	m := &lineMatcher{re: re}
-	if p, err := syntax.Parse(pattern, syntax.Perl); err == nil {
-		if lits, fold, exact, ok := literals(p.Simplify()); ok {
-			m.lits, m.fold, m.exact = lits, fold, exact
-			if fold {
-				for i, l := range m.lits {
-					m.lits[i] = bytes.ToLower(l)
-				}
+	if lits, fold, exact, ok := literals(p); ok {
+		m.lits, m.fold, m.exact = lits, fold, exact
+		if fold {
+			for i, l := range m.lits {
+				m.lits[i] = bytes.ToLower(l)
 			}
 		}
 	}

@@ -323,6 +323,7 @@ func describeCause(err error) string {
 	var routeErr *RouteError
 	var syn *json.SyntaxError
 	var typ *json.UnmarshalTypeError
+	var costErr *DecodeCostError
 	switch {
 	case err == nil:
 		return "failed"
@@ -336,6 +337,8 @@ func describeCause(err error) string {
 		return "cancelled before the forge answered"
 	case errors.Is(err, context.DeadlineExceeded):
 		return "timed out waiting for the forge; narrow the request or retry"
+	case errors.As(err, &costErr):
+		return costErr.Error()
 	case errors.Is(err, ErrResponseTooLarge):
 		return "the forge's reply is larger than the response limit; narrow the request (page, limit, path)"
 	case errors.As(err, &syn), errors.As(err, &typ), errors.Is(err, io.ErrUnexpectedEOF):

@@ -137,6 +137,8 @@ func (c *Client) askVersion(ctx context.Context) (Forge, error) {
 	var v struct {
 		Version string `json:"version"`
 	}
+	// Decoded whole, whatever request started the probe.
+	ctx = context.WithValue(ctx, streamedKey{}, false)
 	if err := c.DoJSON(ctx, http.MethodGet, "/version", nil, nil, &v); err != nil {
 		return Forge{}, Relabel(err, "get the version of", "the forge")
 	}

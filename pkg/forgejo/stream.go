@@ -18,7 +18,7 @@ func (c *Client) DoStream(ctx context.Context, apiPath string, query url.Values,
 	if err != nil {
 		return err
 	}
-	req, err := c.newRequest(ctx, http.MethodGet, u, nil)
+	req, err := c.newRequest(streamed(ctx), http.MethodGet, u, nil)
 	if err != nil {
 		return &Error{Verb: http.MethodGet, Subject: apiPath, Cause: err}
 	}

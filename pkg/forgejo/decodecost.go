@@ -1,0 +1,154 @@
+package forgejo
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/bytesize"
+)
+
+// What decoding a forge's JSON answer costs is charged as its bytes
+// arrive, before anything is decoded. The bytes alone do not bound it:
+// forgejo-sdk reads an answer whole and decodes it into Go values, and
+// `{},` (3 bytes) becomes a whole struct (a Repository is 440 bytes), so
+// 32 MiB of `[{},{},…]` from a forge, or from a proxy in front of one,
+// cost 4.9 GB to decode into []*Repository. The response limit is
+// therefore a limit on this cost for every answer decoded whole (SDK
+// calls, DoJSON): its bytes, plus valueCost for each value and
+// containerCost for each object or array, at most maxJSONDepth deep.
+// Answers read as they arrive (DoRaw, DoTail, DoLines, DoStream), which
+// keep what they need and no more, are bounded by their bytes.
+
+const (
+	// valueCost is charged for each value (counted at each ',': an
+	// element or member after the first) as what decoding one may
+	// allocate besides its bytes: a slice slot, a map entry, an
+	// interface's box.
+	valueCost = 64
+	// containerCost is charged for each object or array: the struct or
+	// map it may be decoded into (the SDK's largest, Repository, is 440
+	// bytes), and its first element.
+	containerCost = 512
+	// maxJSONDepth bounds nesting: real forge answers nest 6 deep (the
+	// recorded answers of Forgejo 13 and Gitea 1.26).
+	maxJSONDepth = 64
+)
+
+// DecodeCostError is a JSON answer refused while it was read, because
+// decoding it whole would cost more than the limit, or it nests deeper
+// than maxJSONDepth. It is an ErrResponseTooLarge.
+type DecodeCostError struct {
+	Limit              int64 // the budget, in bytes
+	Bytes              int64 // read when it was refused
+	Values, Containers int64 // counted in those bytes
+	TooDeep            bool
+}
+
+func (e *DecodeCostError) Error() string {
+	if e.TooDeep {
+		return fmt.Sprintf("the forge's reply nests JSON deeper than %d levels (real answers nest a few), so it was not decoded", maxJSONDepth)
+	}
+	return fmt.Sprintf("the forge's reply is larger than the response limit; narrow the request (page, limit, path): "+
+		"its first %s hold %d JSON values, %d of them objects or arrays, which decoded would cost more than %s "+
+		"(its bytes, and %d bytes a value, %d more an object or array)",
+		bytesize.Text(e.Bytes), e.Values, e.Containers, bytesize.Text(e.Limit), valueCost, containerCost)
+}
+
+// Is makes a DecodeCostError an ErrResponseTooLarge.
+func (e *DecodeCostError) Is(target error) bool { return target == ErrResponseTooLarge }
+
+// decodeCost meters a JSON text fed to it in pieces (an answer as it
+// arrives) against a budget. It never decodes and never fails on
+// malformed JSON (the decoder says what is wrong with it); it only
+// counts, so a body that is not JSON (an HTML error page) costs about
+// its bytes.
+type decodeCost struct {
+	left, limit        int64
+	read               int64
+	values, containers int64
+	depth              int
+	inString, escaped  bool
+}
+
+func newDecodeCost(limit int64) *decodeCost { return &decodeCost{left: limit, limit: limit} }
+
+// feed charges p, the next bytes of the text; past the budget or the
+// depth it returns a *DecodeCostError, and keeps returning it.
+func (d *decodeCost) feed(p []byte) error {
+	cost := int64(len(p))
+	d.read += int64(len(p))
+	for i := 0; i < len(p); i++ {
+		if d.inString {
+			if d.escaped {
+				d.escaped = false
+				continue
+			}
+			// Most bytes are inside strings: skip to the next quote or
+			// backslash at once.
+			j := bytes.IndexAny(p[i:], `"\`)
+			if j < 0 {
+				break
+			}
+			i += j
+			if p[i] == '\\' {
+				d.escaped = true
+			} else {
+				d.inString = false
+			}
+			continue
+		}
+		switch p[i] {
+		case '"':
+			d.inString = true
+		case ',':
+			d.values++
+			cost += valueCost
+		case '{', '[':
+			d.values++
+			d.containers++
+			cost += valueCost + containerCost
+			if d.depth++; d.depth > maxJSONDepth {
+				d.left = -1
+				return d.err(true)
+			}
+		case '}', ']':
+			d.depth = max(d.depth-1, 0)
+		}
+	}
+	if d.left -= cost; d.left < 0 {
+		return d.err(false)
+	}
+	return nil
+}
+
+func (d *decodeCost) err(deep bool) error {
+	return &DecodeCostError{Limit: d.limit, Bytes: d.read, Values: d.values, Containers: d.containers, TooDeep: deep}
+}
+
+// DecodeJSON decodes data, JSON that came from the forge inside another
+// answer (a comment's body, a raw member), into v, first charging what
+// decoding it costs against limit bytes as the transport charges a whole
+// answer: a short text must not decode into a large value.
+func DecodeJSON(data []byte, v any, limit int64) error {
+	if err := newDecodeCost(limit).feed(data); err != nil {
+		return err
+	}
+	return json.Unmarshal(data, v)
+}
+
+// streamedKey marks a request whose answer is read as it arrives rather
+// than decoded whole: it is bounded by its bytes, not by decodeCost.
+type streamedKey struct{}
+
+// streamed marks ctx's requests as read as they arrive (DoRaw, DoTail,
+// DoLines, DoStream).
+func streamed(ctx context.Context) context.Context { return context.WithValue(ctx, streamedKey{}, true) }
+
+// decodedWhole says whether the answer to a request with ctx is decoded
+// whole, and so charged by decodeCost.
+func decodedWhole(ctx context.Context) bool {
+	s, _ := ctx.Value(streamedKey{}).(bool)
+	return !s
+}
