@@ -100,7 +100,7 @@ func literals(re *syntax.Regexp) (lits [][]byte, fold, exact, ok bool) {
 	case syntax.OpLiteral:
 		fold = re.Flags&syntax.FoldCase != 0
 		s := string(re.Rune)
-		if fold && !ascii(s) {
+		if fold && !foldsInASCII(s) {
 			return nil, false, false, false
 		}
 		return [][]byte{[]byte(s)}, fold, true, len(s) > 0
@@ -129,9 +129,13 @@ func literals(re *syntax.Regexp) (lits [][]byte, fold, exact, ok bool) {
 	return nil, false, false, false
 }
 
-func ascii(s string) bool {
+// foldsInASCII says whether every letter that s matches ignoring case is
+// ASCII, so a byte search with ASCII lower-casing finds all of them: not
+// for non-ASCII s, nor for k and s, which (?i) also matches as the Kelvin
+// sign U+212A and the long s U+017F (found by FuzzLineMatcher).
+func foldsInASCII(s string) bool {
 	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
+		if c := s[i] | 0x20; s[i] >= utf8.RuneSelf || c == 'k' || c == 's' {
 			return false
 		}
 	}

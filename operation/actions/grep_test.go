@@ -39,3 +39,34 @@ func TestLineMatcherAgreesWithRegexp(t *testing.T) {
 		}
 	}
 }
+
+// TestGrepPatternSize: a pattern whose program is larger than
+// maxGrepInsts is refused with words that say why and what to do.
+func TestGrepPatternSize(t *testing.T) {
+	_, err := newLineMatcher(`a{1000}b`)
+	require.Error(t, err)
+	assert.Equal(t, "grep is too large a pattern: it compiles to 1003 steps, and at most 256 are searched for "+
+		"(a counted repetition such as {1000} repeats what it follows); shorten it", err.Error())
+	for _, p := range []string{`FAIL|panic|timeout`, `(?i)error: .*timed? ?out`, `\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}`, `[\p{L}\p{N}_]{100}`} {
+		_, err := newLineMatcher(p)
+		assert.NoError(t, err, p)
+	}
+}
+
+// FuzzLineMatcher: the literal shortcut never changes what a pattern
+// matches, on any line; a pattern the matcher takes compiles to at most
+// maxGrepInsts instructions.
+func FuzzLineMatcher(f *testing.F) {
+	for _, s := range [][2]string{{"FAIL", "--- FAIL: TestX"}, {"(?i)(error|panic)", "PANIC: boom"}, {"^FAIL", "xFAIL"},
+		{"ex(it|ample)", "exit status 1"}, {"(?i)naïve", "NAÏVE"}, {"a|b*", ""}, {"[0-9]+", "v1.2"}, {`(?i)k`, "\u212a"}} {
+		f.Add(s[0], []byte(s[1]))
+	}
+	f.Fuzz(func(t *testing.T, pattern string, line []byte) {
+		m, err := newLineMatcher(pattern)
+		if err != nil {
+			return
+		}
+		re := regexp.MustCompile(pattern)
+		require.Equal(t, re.Match(line), m.Match(line), "%q on %q", pattern, line)
+	})
+}
