@@ -144,7 +144,9 @@ type streamedKey struct{}
 
 // streamed marks ctx's requests as read as they arrive (DoRaw, DoTail,
 // DoLines, DoStream).
-func streamed(ctx context.Context) context.Context { return context.WithValue(ctx, streamedKey{}, true) }
+func streamed(ctx context.Context) context.Context {
+	return context.WithValue(ctx, streamedKey{}, true)
+}
 
 // decodedWhole says whether the answer to a request with ctx is decoded
 // whole, and so charged by decodeCost.
