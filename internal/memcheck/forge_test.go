@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"codeberg.org/forgejo-mcp/forgejo-mcp/internal/fakeforge"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
 )
 
 // How much a hostile forge offers, written as the client reads it, never
@@ -44,7 +45,19 @@ func forgeAnswers(t *testing.T) []forgeAnswer {
 		{name: "31MiB-empty-objects", size: underTheCap, status: 200, open: "[", item: "{}", close: "]"},
 		{name: "31MiB-numbers", size: underTheCap, status: 200, open: "[", item: "1", close: "]"},
 		{name: "31MiB-error-body", size: underTheCap, status: 500, open: `{"message":"boom","junk":[`, item: "{}", close: "]}"},
+		// The costliest answers taken: just within the response limit,
+		// decoded, and made into a result.
+		{name: "budget-real-repos", size: withinBudget(repo), status: 200, open: "[", item: repo, close: "]"},
+		{name: "budget-empty-objects", size: withinBudget("{}"), status: 200, open: "[", item: "{}", close: "]"},
 	}
+}
+
+// withinBudget is the size of the longest list of item whose decoding
+// cost stays within the response limit.
+func withinBudget(item string) int {
+	per := forgejo.DecodeCost([]byte("["+item+","+item+"]")) - forgejo.DecodeCost([]byte("["+item+"]"))
+	n := (forgejo.DefaultMaxResponseBytes - 1024) / per
+	return int(n) * (len(item) + 1)
 }
 
 // recordedRepo is one repository as a real Forgejo 13.0.5 answered it.

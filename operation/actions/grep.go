@@ -16,13 +16,13 @@ import (
 
 // maxGrepInsts bounds a pattern's compiled size. RE2 runs in time linear
 // in the line but proportional to the program too: `a{1000}b` (1,003
-// instructions) took 0.4 to 3 s on one 64 KiB line of a (busy 2-core
-// machine), and a log is read a line at a time, so one line's match is
-// the work that goes on after the call's deadline. At 256 instructions a
-// full line (forgejo.MaxLineBytes) is at most 16 M steps, tens of
-// milliseconds; real patterns ("FAIL|panic", "(?i)error: .*timeout", a
-// date) compile to a few dozen.
-const maxGrepInsts = 256
+// instructions) took 0.4 to 3 s on one 64 KiB line of a's, and a log is
+// searched a line at a time with the call's context checked between
+// lines, so one line's match is the work a search can do past its
+// deadline. At 128 instructions a full line (forgejo.MaxLineBytes) took
+// at most 72 ms of CPU (BenchmarkGrepWorstLine); real patterns ("FAIL|
+// panic", "(?i)error: .*timeout", a date) compile to a few dozen.
+const maxGrepInsts = 128
 
 // lineMatcher says whether a line matches a pattern.
 type lineMatcher struct {

@@ -1,11 +1,14 @@
 package actions
 
 import (
+	"bytes"
 	"regexp"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
 )
 
 // TestLineMatcherAgreesWithRegexp: the literal shortcut never changes what
@@ -45,7 +48,7 @@ func TestLineMatcherAgreesWithRegexp(t *testing.T) {
 func TestGrepPatternSize(t *testing.T) {
 	_, err := newLineMatcher(`a{1000}b`)
 	require.Error(t, err)
-	assert.Equal(t, "grep is too large a pattern: it compiles to 1003 steps, and at most 256 are searched for "+
+	assert.Equal(t, "grep is too large a pattern: it compiles to 1003 steps, and at most 128 are searched for "+
 		"(a counted repetition such as {1000} repeats what it follows); shorten it", err.Error())
 	for _, p := range []string{`FAIL|panic|timeout`, `(?i)error: .*timed? ?out`, `\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}`, `[\p{L}\p{N}_]{100}`} {
 		_, err := newLineMatcher(p)
@@ -69,4 +72,20 @@ func FuzzLineMatcher(f *testing.F) {
 		re := regexp.MustCompile(pattern)
 		require.Equal(t, re.Match(line), m.Match(line), "%q on %q", pattern, line)
 	})
+}
+
+// BenchmarkGrepWorstLine: the costliest pattern a search takes (129 RE2
+// instructions, no literal to skip lines by) on a full line
+// (forgejo.MaxLineBytes) it must scan to the end: the work a search can
+// do after its call's deadline, since the context is checked per line.
+func BenchmarkGrepWorstLine(b *testing.B) {
+	m, err := newLineMatcher(`(?:a?){42}a{41}b`)
+	require.NoError(b, err)
+	line := append([]byte("b"), bytes.Repeat([]byte("a"), forgejo.MaxLineBytes-1)...)
+	b.SetBytes(int64(len(line)))
+	for b.Loop() {
+		if m.Match(line) {
+			b.Fatal("matched")
+		}
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/bytesize"
 )
@@ -16,23 +17,33 @@ import (
 // 32 MiB of `[{},{},…]` from a forge, or from a proxy in front of one,
 // cost 4.9 GB to decode into []*Repository. The response limit is
 // therefore a limit on this cost for every answer decoded whole (SDK
-// calls, DoJSON): its bytes, plus valueCost for each value and
-// containerCost for each object or array, at most maxJSONDepth deep.
-// Answers read as they arrive (DoRaw, DoTail, DoLines, DoStream), which
-// keep what they need and no more, are bounded by their bytes.
-
+// calls, DoJSON): its bytes, and for its shape the weights below, at most
+// maxJSONDepth deep. Answers read as they arrive (DoRaw, DoTail, DoLines,
+// DoStream), which keep what they need and no more, are bounded by their
+// bytes.
+//
+// The weights are what the value may cost decoded, and for an item of a
+// list what the tool then makes of it: an item went on to cost about
+// 2.4 KB resident in list_my_repos (its struct, its compact form, its
+// JSON and the cut that fits the result to the client), where a member
+// of an object is a field of a struct already counted.
 const (
-	// valueCost is charged for each value (counted at each ',': an
-	// element or member after the first) as what decoding one may
-	// allocate besides its bytes: a slice slot, a map entry, an
-	// interface's box.
-	valueCost = 64
+	// memberCost is charged for each member of an object after the
+	// first: a field of a struct, or a map entry.
+	memberCost = 16
+	// elementCost is charged for each element of an array after the
+	// first: a slice slot, an interface's box.
+	elementCost = 64
 	// containerCost is charged for each object or array: the struct or
 	// map it may be decoded into (the SDK's largest, Repository, is 440
-	// bytes), and its first element.
+	// bytes), and its first member or element.
 	containerCost = 512
+	// itemCost replaces containerCost for an object or array that is an
+	// element of an array: an item of a list.
+	itemCost = 1024
 	// maxJSONDepth bounds nesting: real forge answers nest 6 deep (the
-	// recorded answers of Forgejo 13 and Gitea 1.26).
+	// recorded answers of Forgejo 13 and Gitea 1.26). It is the width of
+	// decodeCost.arrays.
 	maxJSONDepth = 64
 )
 
@@ -51,9 +62,8 @@ func (e *DecodeCostError) Error() string {
 		return fmt.Sprintf("the forge's reply nests JSON deeper than %d levels (real answers nest a few), so it was not decoded", maxJSONDepth)
 	}
 	return fmt.Sprintf("the forge's reply is larger than the response limit; narrow the request (page, limit, path): "+
-		"its first %s hold %d JSON values, %d of them objects or arrays, which decoded would cost more than %s "+
-		"(its bytes, and %d bytes a value, %d more an object or array)",
-		bytesize.Text(e.Bytes), e.Values, e.Containers, bytesize.Text(e.Limit), valueCost, containerCost)
+		"its first %s hold %d JSON values, %d of them objects or arrays, which decoded would cost more than %s",
+		bytesize.Text(e.Bytes), e.Values, e.Containers, bytesize.Text(e.Limit))
 }
 
 // Is makes a DecodeCostError an ErrResponseTooLarge.
@@ -69,6 +79,7 @@ type decodeCost struct {
 	read               int64
 	values, containers int64
 	depth              int
+	arrays             uint64 // bit d-1: the container at depth d is an array
 	inString, escaped  bool
 }
 
@@ -99,19 +110,33 @@ func (d *decodeCost) feed(p []byte) error {
 			}
 			continue
 		}
-		switch p[i] {
+		switch c := p[i]; c {
 		case '"':
 			d.inString = true
 		case ',':
 			d.values++
-			cost += valueCost
+			if d.inArray() {
+				cost += elementCost
+			} else {
+				cost += memberCost
+			}
 		case '{', '[':
 			d.values++
 			d.containers++
-			cost += valueCost + containerCost
+			if d.inArray() {
+				cost += itemCost
+			} else {
+				cost += containerCost
+			}
 			if d.depth++; d.depth > maxJSONDepth {
 				d.left = -1
 				return d.err(true)
+			}
+			bit := uint64(1) << (d.depth - 1)
+			if c == '[' {
+				d.arrays |= bit
+			} else {
+				d.arrays &^= bit
 			}
 		case '}', ']':
 			d.depth = max(d.depth-1, 0)
@@ -123,8 +148,23 @@ func (d *decodeCost) feed(p []byte) error {
 	return nil
 }
 
+// inArray says whether the innermost open container is an array.
+func (d *decodeCost) inArray() bool {
+	return d.depth > 0 && d.arrays&(1<<(d.depth-1)) != 0
+}
+
 func (d *decodeCost) err(deep bool) error {
 	return &DecodeCostError{Limit: d.limit, Bytes: d.read, Values: d.values, Containers: d.containers, TooDeep: deep}
+}
+
+// DecodeCost is what decoding data whole costs, as the response limit
+// counts it; math.MaxInt64 when it nests past maxJSONDepth.
+func DecodeCost(data []byte) int64 {
+	d := newDecodeCost(math.MaxInt64)
+	if d.feed(data) != nil {
+		return math.MaxInt64
+	}
+	return d.limit - d.left
 }
 
 // DecodeJSON decodes data, JSON that came from the forge inside another

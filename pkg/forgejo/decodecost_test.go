@@ -53,9 +53,11 @@ func TestDecodeCostCounts(t *testing.T) {
 }
 
 func TestDecodeCostBudget(t *testing.T) {
-	// 3 bytes + 64 + 512 + 64 per `{},`: the budget of 32 MiB ends
-	// after about 52,000 of them, 153 KiB of the answer.
+	// An item of a list, `{},`: 3 bytes, itemCost and an elementCost.
+	// The budget of 32 MiB ends after about 30,700 of them, 90 KiB of
+	// the answer.
 	d := newDecodeCost(DefaultMaxResponseBytes)
+	require.NoError(t, d.feed([]byte("[")))
 	item := []byte("{},")
 	var err error
 	var n int
@@ -65,11 +67,19 @@ func TestDecodeCostBudget(t *testing.T) {
 	var ce *DecodeCostError
 	require.ErrorAs(t, err, &ce)
 	assert.ErrorIs(t, err, ErrResponseTooLarge)
-	assert.InDelta(t, DefaultMaxResponseBytes/(3+valueCost*2+containerCost), n, 2)
+	assert.InDelta(t, DefaultMaxResponseBytes/(3+itemCost+elementCost), n, 2)
 	assert.Equal(t, "the forge's reply is larger than the response limit; narrow the request (page, limit, path): "+
-		"its first 152.9 KiB hold 104370 JSON values, 52185 of them objects or arrays, which decoded would cost more than 32 MiB "+
-		"(its bytes, and 64 bytes a value, 512 more an object or array)", err.Error())
+		"its first 90.1 KiB hold 61513 JSON values, 30757 of them objects or arrays, which decoded would cost more than 32 MiB", err.Error())
 	assert.Error(t, d.feed([]byte(" ")), "once over, always over")
+
+	for in, want := range map[string]int64{
+		`{"a":0,"b":0}`:  13 + containerCost + memberCost,
+		`[0,0]`:          5 + containerCost + elementCost,
+		`[{},{}]`:        7 + containerCost + 2*itemCost + elementCost,
+		`{"a":{"b":[]}}`: 14 + 3*containerCost,
+	} {
+		assert.Equal(t, want, DecodeCost([]byte(in)), in)
+	}
 }
 
 // hostileForge answers every request with status and body: open, then
