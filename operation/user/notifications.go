@@ -116,7 +116,6 @@ func listOptions(a tool.Args) (sdk.ListNotificationOptions, error) {
 	return sdk.ListNotificationOptions{ListOptions: tool.ListOptions(a), Status: status, Since: since, Before: before}, err
 }
 
-
 func listNotifications(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
 	opts, err := listOptions(a)
 	if err != nil {
