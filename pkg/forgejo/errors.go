@@ -372,14 +372,15 @@ func Sanitize(s string, max int) string {
 		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) {
 			continue
 		}
-		if space && b.Len() > 0 {
-			b.WriteByte(' ')
-			n++
-		}
+		sep := space && b.Len() > 0
 		space = false
-		if n >= max {
+		if n >= max || sep && n+1 >= max { // no room for the separator and a rune
 			b.WriteString("…")
 			break
+		}
+		if sep {
+			b.WriteByte(' ')
+			n++
 		}
 		b.WriteRune(r)
 		n++

@@ -84,7 +84,7 @@ func TestStalledProbeIsSharedByAllGatedCalls(t *testing.T) {
 	}
 	require.Eventually(t, func() bool { return waiters(c) == n }, 10*time.Second, time.Millisecond,
 		"every gated call waits for the one probe, none for a probe of its own")
-	assert.Equal(t, int32(1), s.calls.Load())
+	require.Eventually(t, func() bool { return s.calls.Load() == 1 }, 10*time.Second, time.Millisecond, "the probe reached the forge")
 	close(s.release)
 	wg.Wait()
 	assert.Equal(t, int32(1), s.calls.Load(), "one request to /api/v1/version for all the waiters")
@@ -126,10 +126,12 @@ func TestCancelledWaiterLeavesAtOnce(t *testing.T) {
 
 func TestAbandonedProbeStopsAndIsNotKept(t *testing.T) {
 	s, c := newStalledForge(t, "1.26.0")
-	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
-	defer cancel()
-	_, err := c.Forge(ctx)
-	assert.ErrorIs(t, err, context.DeadlineExceeded)
+	ctx, cancel := context.WithCancelCause(context.Background())
+	left := make(chan error, 1)
+	go func() { _, err := c.Forge(ctx); left <- err }()
+	require.Eventually(t, func() bool { return s.calls.Load() == 1 }, 10*time.Second, time.Millisecond, "the probe reached the forge")
+	cancel(context.DeadlineExceeded)
+	assert.ErrorIs(t, <-left, context.DeadlineExceeded)
 	select {
 	case <-s.gone: // the forge saw the request end
 	case <-time.After(5 * time.Second):
