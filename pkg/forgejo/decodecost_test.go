@@ -327,3 +327,21 @@ func shapeOf(t *testing.T, data []byte) (containers, commas int64, depth int) {
 		}
 	}
 }
+
+// FuzzCountList: counting a streamed list (what marking notifications
+// read answers) takes any bytes without a panic, and on a JSON list
+// counts exactly its elements, keeping none of them.
+func FuzzCountList(f *testing.F) {
+	for _, s := range []string{``, `[]`, `[{"id":1},{"id":2}]`, `[1,"a",[],{}]`, `{"a":1}`, `[1,`, ` [ 1 ] trailing`, `null`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		n, err := CountList(bytes.NewReader(data))
+		require.GreaterOrEqual(t, n, 0)
+		var list []json.RawMessage
+		if json.Unmarshal(data, &list) == nil && bytes.HasPrefix(bytes.TrimLeft(data, " \t\r\n"), []byte("[")) {
+			require.NoError(t, err)
+			require.Equal(t, len(list), n)
+		}
+	})
+}
