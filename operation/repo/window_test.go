@@ -103,3 +103,26 @@ func abs(n int) int {
 	}
 	return n
 }
+
+// FuzzDiffLineCounts: a commit's diff is the forge's text of anyone's
+// commit: any bytes are counted without a panic, and no file is counted
+// more added and deleted lines than the diff has lines.
+func FuzzDiffLineCounts(f *testing.F) {
+	for _, s := range []string{
+		"diff --git a/f b/f\n--- a/f\n+++ b/f\n@@ -1 +1 @@\n-a\n+b\n",
+		"diff --git \"a/sp ace\" \"b/sp ace\"\n--- \"a/sp ace\"\n+++ /dev/null\n@@ -1,2 +0,0 @@\n-x\n-y\n",
+		"--- a/x\n+++ \"b/\\xff\"\n@@\n+++ inside\n--- inside\n", "@@\n+\n-\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, diff []byte) {
+		lines := strings.Count(string(diff), "\n") + 1
+		total := 0
+		for _, n := range diffLineCounts(diff) {
+			require.GreaterOrEqual(t, n[0], 0)
+			require.GreaterOrEqual(t, n[1], 0)
+			total += n[0] + n[1]
+		}
+		require.LessOrEqual(t, total, lines)
+	})
+}
