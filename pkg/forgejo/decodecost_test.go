@@ -85,7 +85,7 @@ func TestDecodeCostBudget(t *testing.T) {
 // hostileForge answers every request with status and body: open, then
 // item repeated, then close, size bytes in all, written as it is read; it
 // counts what it managed to write.
-func hostileForge(t *testing.T, status int, open, item, close string, size int) (*Client, *atomic.Int64) {
+func hostileForge(t testing.TB, status int, open, item, close string, size int) (*Client, *atomic.Int64) {
 	var written atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
@@ -344,4 +344,31 @@ func FuzzCountList(f *testing.F) {
 			require.Equal(t, len(list), n)
 		}
 	})
+}
+
+// BenchmarkCostliestAnswer: the answers that cost most within the
+// response limit, decoded whole (the SDK's structs, or any value for the
+// api command's --jq): what one call can cost after its answer is read,
+// the one step that does not look at the call's context.
+func BenchmarkCostliestAnswer(b *testing.B) {
+	for _, bc := range []struct {
+		name, item string
+		into       func() any
+	}{
+		{"objects-into-repos", "{}", func() any { return new([]*sdk.Repository) }},
+		{"objects-into-any", "{}", func() any { return new(any) }},
+		{"numbers-into-any", "1", func() any { return new(any) }},
+		{"strings-into-any", `"` + strings.Repeat("s", 1000) + `"`, func() any { return new(any) }},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			per := DecodeCost([]byte("["+bc.item+","+bc.item+"]")) - DecodeCost([]byte("["+bc.item+"]"))
+			n := int((DefaultMaxResponseBytes - 1024) / per)
+			size := 1 + n*(len(bc.item)+1)
+			c, _ := hostileForge(b, 200, "[", bc.item+",", bc.item+"]", size)
+			b.ReportMetric(float64(n), "items")
+			for b.Loop() {
+				require.NoError(b, c.DoJSON(context.Background(), http.MethodGet, "/user/repos", nil, nil, bc.into()))
+			}
+		})
+	}
 }
