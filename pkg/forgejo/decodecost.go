@@ -114,6 +114,12 @@ func (d *decodeCost) feed(p []byte) error {
 		case '"':
 			d.inString = true
 		case ',':
+			if d.depth == 0 {
+				// Outside any object or array no decoder makes a value
+				// of it: text that is not JSON (a raw file through the
+				// api command) costs its bytes.
+				continue
+			}
 			d.values++
 			if d.inArray() {
 				cost += elementCost

@@ -33,7 +33,8 @@ func TestDecodeCostCounts(t *testing.T) {
 		{`"a,b,[{}]"`, 0, 0, false},           // inside a string: text
 		{`["a\",[{",1]`, 2, 1, false},         // an escaped quote does not end it
 		{`["a\\",[1]]`, 3, 2, false},          // an escaped backslash does not escape the quote
-		{`<html>a, b, c</html>`, 2, 0, false}, // not JSON: about its bytes
+		{`<html>a, b, c</html>`, 0, 0, false}, // not JSON: its bytes
+		{"a,b,c\n1,2,3\n", 0, 0, false},       // CSV through the api command: its bytes
 		{strings.Repeat("[", 64) + strings.Repeat("]", 64), 64, 64, false},
 		{strings.Repeat("[", 65), 65, 65, true},
 		{strings.Repeat("[]", 100), 100, 100, false}, // depth is nesting, not count
@@ -77,6 +78,8 @@ func TestDecodeCostBudget(t *testing.T) {
 		`[0,0]`:          5 + containerCost + elementCost,
 		`[{},{}]`:        7 + containerCost + 2*itemCost + elementCost,
 		`{"a":{"b":[]}}`: 14 + 3*containerCost,
+		"a,b,c\n1,2,3":   11,                  // commas outside JSON values: bytes
+		`[1],[2]`:        7 + 2*containerCost, // the comma between values: nothing
 	} {
 		assert.Equal(t, want, DecodeCost([]byte(in)), in)
 	}
