@@ -101,11 +101,11 @@ func TestCIStateForgejoShapes(t *testing.T) {
 // router's 404 where it does not (a version past the described ones).
 func TestCIStateWithoutRunsRoute(t *testing.T) {
 	tests := []struct{ version, note string }{
-		{"10.0.0+gitea-1.22.0", "Actions runs are not shown: list workflow runs of o/r: Listing workflow runs needs Forgejo newer than " +
-			"10.0.0-dev-456d05998231 (13.0.5 has it) or Gitea (1.26.0 has it); this forge is Forgejo 10.0.0+gitea-1.22.0, whose API has no such route, so nothing was sent"},
+		{"10.0.0+gitea-1.22.0", "Actions runs are not shown: list workflow runs of o/r: Listing workflow runs: this forge (Forgejo 10.0.0+gitea-1.22.0) " +
+			"has no such API route, so nothing was sent; Forgejo 10.0.0-dev-456d05998231 lacks it, while 13.0.5, 15.0.3 and 17.0.0-dev have it; Gitea 1.26.0 has it"},
 		{"11.0.0+gitea-1.22.0", "Actions runs are not shown: list workflow runs of o/r: this forge (Forgejo 11.0.0+gitea-1.22.0) has no such API route " +
 			"(its router answered 404 page not found, so nothing was looked up and this says nothing about whether it exists); " +
-			"it needs Forgejo newer than 10.0.0-dev-456d05998231 (13.0.5 has it) or Gitea (1.26.0 has it)"},
+			"Forgejo 10.0.0-dev-456d05998231 lacks it, while 13.0.5, 15.0.3 and 17.0.0-dev have it; Gitea 1.26.0 has it"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.version, func(t *testing.T) {
