@@ -40,7 +40,7 @@ func CompatTable() string {
 		fmt.Fprintf(&b, "| %s (%s) | %s | %s | %s |\n", f.Feature, f.Definition, code(f.Forgejo), code(f.Gitea), f.Handling)
 	}
 	behaviours := forgejo.Behaviours()
-	fmt.Fprintf(&b, "\nHow the forges answer routes both have, as recorded from Forgejo 13.0.5 and Gitea 1.26.0 "+
+	fmt.Fprintf(&b, "\nHow the forges answer routes both have, as recorded from Forgejo 13.0.5 and 15.0.3 and Gitea 1.26.0 "+
 		"(`internal/fakeforge/recorded`, by sequence number): %d differences.\n\n", len(behaviours))
 	b.WriteString("| Behaviour | Forgejo | Gitea | What the tools do | Recorded |\n|---|---|---|---|---|\n")
 	for _, h := range behaviours {

@@ -16,8 +16,8 @@ import (
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
 )
 
-// The real HTTP answers of Forgejo 13.0.5 and Gitea 1.26.0 to every tool,
-// one JSON line per exchange (recorded/README.md).
+// The real HTTP answers of Forgejo 13.0.5 and 15.0.3 and Gitea 1.26.0 to
+// every tool, one JSON line per exchange (recorded/README.md).
 //
 //go:embed recorded/*.jsonl
 var recordedFiles embed.FS
@@ -83,10 +83,10 @@ type Recording struct {
 	}
 }
 
-// Recordings are the recorded sweeps, Forgejo's first.
+// Recordings are the recorded sweeps, Forgejo's first, oldest first.
 func Recordings() ([]*Recording, error) {
 	var out []*Recording
-	for _, name := range []string{"forgejo-13.0.5", "gitea-1.26.0"} {
+	for _, name := range []string{"forgejo-13.0.5", "forgejo-15.0.3", "gitea-1.26.0"} {
 		r, err := LoadRecording(name)
 		if err != nil {
 			return nil, err
