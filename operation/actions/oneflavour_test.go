@@ -43,7 +43,7 @@ func oneSidedCalls() []oneSided {
 	const actions = "/repos/{owner}/{repo}/actions/"
 	return []oneSided{
 		{tool: "list_action_run_jobs", method: http.MethodGet, route: actions + "runs/{run_id}/jobs", args: repo("run_id", 2.0),
-			has: gt, lacks: fj, want: `"name":"test","status":"queued","labels":["docker"]`},
+			has: gt, want: `"name":"test","status":"queued","labels":["docker"]`},
 		{tool: "get_action_job_logs", method: http.MethodGet, route: actions + "jobs/{job_id}/logs", args: repo("job_id", 2.0),
 			has: gt, lacks: fj, isError: true,
 			want: `Actions job 2 in forgeadmin/sweep-rec has no log yet (status "queued"): no runner has started it; check that a runner with labels [docker] is online`},
@@ -86,6 +86,9 @@ func TestOneSidedActionsToolsWhereTheRouteIs(t *testing.T) {
 
 func TestOneSidedActionsToolsRefusedElsewhere(t *testing.T) {
 	for _, c := range oneSidedCalls() {
+		if c.lacks == "" {
+			continue // taken another way where the route is missing (tasks_test.go)
+		}
 		t.Run(c.tool+" on "+c.lacks, func(t *testing.T) {
 			rec := recording(t, c.lacks)
 			d, ok := forgejo.RouteFor(c.method, c.route)
@@ -111,10 +114,10 @@ func TestOneSidedActionsToolsRefusedElsewhere(t *testing.T) {
 // that a newer release still lacks.
 func TestOneSidedNeeds(t *testing.T) {
 	for route, want := range map[string]string{
-		"GET /repos/{owner}/{repo}/actions/runs/{run_id}/jobs": "Forgejo 13.0.5 and 15.0.3 lack it, " +
-			"no Forgejo release described here has it (17.0.0-dev, a development snapshot, does); Gitea 1.26.0 has it",
-		"POST /repos/{owner}/{repo}/actions/runs/{run_id}/cancel": "Forgejo 13.0.5 and 15.0.3 lack it, " +
-			"no Forgejo release described here has it (17.0.0-dev, a development snapshot, does); Gitea 1.26.0 lacks it",
+		"GET /repos/{owner}/{repo}/actions/runs/{run_id}/jobs": "Forgejo 13.0.5 and 15.0.3 lack it; " +
+			"of the Forgejo versions this server knows, only 17.0.0-dev (a development snapshot) has it; Gitea 1.26.0 has it",
+		"POST /repos/{owner}/{repo}/actions/runs/{run_id}/cancel": "Forgejo 13.0.5 and 15.0.3 lack it; " +
+			"of the Forgejo versions this server knows, only 17.0.0-dev (a development snapshot) has it; Gitea 1.26.0 lacks it",
 		"POST /repos/{owner}/{repo}/actions/runs/{run}/rerun": "Forgejo 13.0.5, 15.0.3 and 17.0.0-dev lack it; Gitea 1.26.0 has it",
 	} {
 		method, r, _ := strings.Cut(route, " ")

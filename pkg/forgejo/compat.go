@@ -121,10 +121,10 @@ func (d RouteDiff) On(f Flavour) Presence {
 func (d RouteDiff) LackedBy(f Forge) bool { return d.On(f.Flavour).lacks(f.Version) }
 
 // Needs says which described forges have the route and which lack it, as
-// their API descriptions show: "Forgejo 13.0.5 and 15.0.3 lack it, and no
-// Forgejo release described here has it (17.0.0-dev, a development
-// snapshot, does); Gitea 1.26.0 has it". It claims nothing about versions
-// no description is of.
+// their API descriptions show: "Forgejo 13.0.5 and 15.0.3 lack it; of the
+// Forgejo versions this server knows, only 17.0.0-dev (a development
+// snapshot) has it; Gitea 1.26.0 has it". It claims nothing about
+// versions no description is of.
 func (d RouteDiff) Needs() string {
 	var out []string
 	for _, f := range []Flavour{Forgejo, Gitea} {
@@ -150,8 +150,8 @@ func (p Presence) words(f Flavour) string {
 	switch rel := releases(have); {
 	case len(have) == 0:
 	case len(rel) == 0 && len(lack) > 0:
-		parts = append(parts, fmt.Sprintf("no %s release described here has it (%s, %s, %s)", f, list(have),
-			plural(len(have), "a development snapshot", "development snapshots"), plural(len(have), "does", "do")))
+		return fmt.Sprintf("%s; of the %s versions this server knows, only %s (%s) %s it", parts[0], f, list(have),
+			plural(len(have), "a development snapshot", "development snapshots"), plural(len(have), "has", "have"))
 	case len(lack) > 0:
 		parts = append(parts, fmt.Sprintf("while %s %s it", list(have), plural(len(have), "has", "have")))
 	default:
@@ -203,10 +203,11 @@ func Routes() []RouteDiff {
 			Feature: "Listing workflow runs", Tools: []string{"list_workflow_runs", "get_ci_status"},
 			Otherwise: Refused + "; get_ci_status shows the commit's statuses and the failed jobs of its task list, with a note that runs are not shown"},
 		{Method: http.MethodGet, Route: actions + "runs/{run_id}",
-			Feature: "Reading a workflow run", Tools: []string{"get_workflow_run"}, Otherwise: Refused},
+			Feature: "Reading a workflow run", Tools: []string{"get_workflow_run", "list_action_run_jobs"}, Otherwise: Refused},
 		{Method: http.MethodGet, Route: actions + "runs/{run_id}/jobs",
 			Feature: "Listing a workflow run's jobs", Tools: []string{"list_action_run_jobs"},
-			Otherwise: Refused},
+			Otherwise: "the jobs a runner took come from the forge's task list (GET …/actions/tasks, which every described forge has), " +
+				"each with the page where a person reads its log and a note saying why no log is shown; get_ci_status lists the failed ones the same way"},
 		{Method: http.MethodGet, Route: actions + "jobs/{job_id}/logs",
 			Feature: "Reading a job's log", Tools: []string{"get_action_job_logs"},
 			Otherwise: Refused, Instead: JobLogsElsewhere},

@@ -71,7 +71,7 @@ func TestPresenceByVersion(t *testing.T) {
 	} {
 		assert.Equal(t, tc.lacked, tc.d.LackedBy(forgejo.ParseForge(tc.forge)), "%s %s on %s", tc.d.Method, tc.d.Route, tc.forge)
 	}
-	assert.Equal(t, "Forgejo 13.0.5 and 15.0.3 lack it, no Forgejo release described here has it (17.0.0-dev, a development snapshot, does); "+
+	assert.Equal(t, "Forgejo 13.0.5 and 15.0.3 lack it; of the Forgejo versions this server knows, only 17.0.0-dev (a development snapshot) has it; "+
 		"Gitea 1.26.0 has it", jobs.Needs())
 	assert.Equal(t, "Forgejo 13.0.5, 15.0.3 and 17.0.0-dev lack it; Gitea 1.26.0 has it", rerun.Needs())
 	assert.Equal(t, "Forgejo 10.0.0-dev-456d05998231 lacks it, while 13.0.5, 15.0.3 and 17.0.0-dev have it; Gitea 1.26.0 has it", runs.Needs())
@@ -150,7 +150,7 @@ func TestGateRefusesRoutesTheVersionLacks(t *testing.T) {
 		var re *forgejo.RouteError
 		require.ErrorAs(t, err, &re)
 		assert.Equal(t, "list jobs of run 3: Listing a workflow run's jobs: this forge (Forgejo 13.0.5+gitea-1.22.0) has no such API route, "+
-			"so nothing was sent; Forgejo 13.0.5 and 15.0.3 lack it, no Forgejo release described here has it (17.0.0-dev, a development snapshot, does); "+
+			"so nothing was sent; Forgejo 13.0.5 and 15.0.3 lack it; of the Forgejo versions this server knows, only 17.0.0-dev (a development snapshot) has it; "+
 			"Gitea 1.26.0 has it", forgejo.Relabel(err, "list jobs of", "run 3").Error())
 		assert.True(t, forgejo.IsNoRoute(err))
 		assert.False(t, forgejo.IsNotFound(err), "a missing route is not a missing run")
@@ -174,7 +174,7 @@ func TestRouterNotFoundIsAMissingRoute(t *testing.T) {
 	msg := forgejo.Relabel(err, "list jobs of", "workflow run 3 in o/r").Error()
 	assert.Equal(t, "list jobs of workflow run 3 in o/r: this forge (Forgejo 16.0.0+gitea-1.22.0) has no such API route "+
 		"(its router answered 404 page not found, so nothing was looked up and this says nothing about whether it exists); "+
-		"Forgejo 13.0.5 and 15.0.3 lack it, no Forgejo release described here has it (17.0.0-dev, a development snapshot, does); Gitea 1.26.0 has it", msg)
+		"Forgejo 13.0.5 and 15.0.3 lack it; of the Forgejo versions this server knows, only 17.0.0-dev (a development snapshot) has it; Gitea 1.26.0 has it", msg)
 	assert.NotContains(t, msg, "not found (404)")
 	assert.Equal(t, []string{"GET /api/v1/version", "GET /api/v1/repos/o/r/actions/runs/3/jobs"}, f.requests(),
 		"the version is asked once, and the route sent: 16.0.0, between 15.0.3 (lacks it) and the 17 snapshot (has it), is not known to lack it")
