@@ -158,19 +158,8 @@ func TestReadmeCompatTable(t *testing.T) {
 	assert.Equal(t, string(readme), string(got), "README compatibility table drifted: run make docs")
 }
 
-// refusedOn reports whether tool name refuses on forge f: one of its
-// routes is declared refused where missing (its Otherwise starts with
-// forgejo.Refused and names no other way for this tool after it), and f
-// lacks it.
-func refusedOn(name string, f forgejo.Forge) bool {
-	for _, r := range forgejo.Routes() {
-		rest, refused := strings.CutPrefix(r.Otherwise, forgejo.Refused)
-		if refused && !strings.Contains(rest, name) && slices.Contains(r.Tools, name) && r.LackedBy(f) {
-			return true
-		}
-	}
-	return false
-}
+// refusedOn reports whether tool name refuses on forge f (operation.RefusedOn).
+func refusedOn(name string, f forgejo.Forge) bool { return operation.RefusedOn(name, f) }
 
 // TestRefusalsNameTheVersion calls every tool that some described forge's
 // version cannot serve against a fake of that forge: it answers isError
