@@ -353,6 +353,9 @@ var replayUnsent = map[string]string{
 	"list_workflow_runs reads GET /repos/{}/{}/actions/runs rawRunList.workflow_runs[].conclusion": "Gitea sends conclusion only once a run completed; the sweep's run never ran",
 	"get_workflow_run reads GET /repos/{}/{}/actions/runs/{} rawRun.duration":                      "both Forgejo descriptions have ActionRun.duration; 13.0.5 left it out of a run that never started",
 	"list_workflow_runs reads GET /repos/{}/{}/actions/runs rawRunList.workflow_runs[].duration":   "both Forgejo descriptions have ActionRun.duration; 13.0.5 left it out of a run that never started",
+	// Both flavours' names of a run where the jobs route is missing.
+	"list_action_run_jobs reads GET /repos/{}/{}/actions/runs/{} rawRunRef.run_number": "Gitea's name, read should a Gitea lack the jobs route; only Forgejo runs were read so (the live test's proxy reads a Gitea run)",
+	"list_action_run_jobs reads GET /repos/{}/{}/actions/runs/{} rawRunRef.head_sha":   "Gitea's name, read should a Gitea lack the jobs route; only Forgejo runs were read so (the live test's proxy reads a Gitea run)",
 	// One type for a page fetched and a page listed.
 	"list_wiki_pages reads GET /repos/{}/{}/wiki/pages rawPage[].content_base64": "rawPage also decodes get_wiki_page's answer; a listed page has no content",
 	"list_wiki_pages reads GET /repos/{}/{}/wiki/pages rawPage[].commit_count":   "rawPage also decodes get_wiki_page's answer; a listed page has no commit count",

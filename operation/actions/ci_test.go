@@ -133,7 +133,7 @@ func TestCIStateWithoutRunsRoute(t *testing.T) {
 				"the commit's failed task, at the job's page its status names (relative on Forgejo)")
 			note, rest, _ := strings.Cut(out.Note, "; no log tails: ")
 			assert.Equal(t, tt.note, note)
-			assert.Contains(t, rest, "has no API route for a run's jobs or a job's log. Forgejo 13.0.5 and 15.0.3 lack it")
+			assert.Contains(t, rest, "has no API route for a run's jobs, so no job's log can be read. Which versions have the job log route: Forgejo 13.0.5 and 15.0.3 lack it")
 		})
 	}
 }

@@ -20,7 +20,8 @@ import (
 // run's number, the commit and the run's web page. A job's own page, where
 // a person reads its log, is the target of the commit status Forgejo posts
 // for each job of a push or pull request run (context "WORKFLOW / JOB
-// (EVENT)", target RUN_PAGE/jobs/INDEX); where no status names the job, the
+// (EVENT)", target RUN_PAGE/jobs/INDEX; Gitea 1.26 the same, its target
+// ending in the job's id); where no status names the job, the
 // run's page lists it. A job no runner has taken has no task yet.
 
 // Bounds of a task list read: the forges' largest page, and the pages
@@ -42,13 +43,16 @@ type rawTask struct {
 	UpdatedAt    time.Time `json:"updated_at"`
 }
 
-// rawRunRef is what a job list from the task list needs of its run, in
-// Forgejo's names: only a Forgejo lacks the jobs route (forgejo.Routes).
+// rawRunRef is what a job list from the task list needs of its run, as
+// either flavour names it (Forgejo's first: only a Forgejo is known to
+// lack the jobs route, forgejo.Routes).
 type rawRunRef struct {
-	ID      int64  `json:"id"`
-	HTMLURL string `json:"html_url"`
-	Number  int64  `json:"index_in_repo"`
-	SHA     string `json:"commit_sha"`
+	ID          int64  `json:"id"`
+	HTMLURL     string `json:"html_url"`
+	IndexInRepo int64  `json:"index_in_repo"`
+	CommitSHA   string `json:"commit_sha"`
+	RunNumber   int64  `json:"run_number"`
+	HeadSHA     string `json:"head_sha"`
 }
 
 // rawTaskList is a page of tasks; the forges name the list workflow_runs.
@@ -107,7 +111,10 @@ func jobPage(statuses []CIStatus, runURL, name string) string {
 	}
 	under := strings.TrimSuffix(base.Path, "/") + "/jobs/"
 	for _, s := range statuses {
-		if s.TargetURL == "" || !strings.Contains(s.Context, " / "+name+" (") {
+		// "ci / test (push)"; a workflow without a name gives
+		// "/ test (push)" (the forge trims the context; Gitea 1.26, live).
+		job := "/ " + name + " ("
+		if s.TargetURL == "" || !strings.HasPrefix(s.Context, job) && !strings.Contains(s.Context, " "+job) {
 			continue
 		}
 		t, err := base.Parse(s.TargetURL) // Forgejo's targets are paths below its root
@@ -128,7 +135,8 @@ func noJobRoutes(ctx context.Context, c *forgejo.Client) string {
 		forge += " (" + f.String() + ")"
 	}
 	logs, _ := forgejo.RouteFor(http.MethodGet, "/repos/{owner}/{repo}/actions/jobs/{job_id}/logs")
-	return fmt.Sprintf("no log tails: %s has no API route for a run's jobs or a job's log. %s. "+
+	return fmt.Sprintf("no log tails: %s has no API route for a run's jobs, so no job's log can be read. "+
+		"Which versions have the job log route: %s. "+
 		"The jobs are from its task list (only jobs a runner took); each html_url is the job's page, where a person reads its log",
 		forge, logs.Needs())
 }
@@ -156,15 +164,16 @@ func jobsFromTasks(ctx context.Context, c *forgejo.Client, a tool.Args, jobsErr 
 		}
 		return JobPage{}, forgejo.Relabel(err, "get", runRef(a))
 	}
+	number, sha := or(run.IndexInRepo, run.RunNumber), or(run.CommitSHA, run.HeadSHA)
 	tasks, complete, err := tasksOf(ctx, c, a, func(t *rawTask) bool {
-		return t.RunNumber == run.Number && (t.HeadSHA == "" || run.SHA == "" || strings.EqualFold(t.HeadSHA, run.SHA))
+		return t.RunNumber == number && (t.HeadSHA == "" || sha == "" || strings.EqualFold(t.HeadSHA, sha))
 	})
 	if err != nil {
 		return JobPage{}, forgejo.Relabel(err, "list the Actions tasks of", tool.FullName(a))
 	}
 	var statuses []CIStatus
-	if len(tasks) > 0 && run.SHA != "" {
-		statuses = statusesOf(ctx, c, a, run.SHA) // for the jobs' pages; without them, the run's page
+	if len(tasks) > 0 && sha != "" {
+		statuses = statusesOf(ctx, c, a, sha) // for the jobs' pages; without them, the run's page
 	}
 	jobs := make([]Job, 0, len(tasks))
 	for _, t := range tasks {

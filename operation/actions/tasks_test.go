@@ -80,8 +80,8 @@ func TestCITriageFromTheTaskList(t *testing.T) {
 	assert.Equal(t, "failure", out.Runs[1].Conclusion)
 	assert.Equal(t, []actions.FailedJob{{RunID: 1, Name: "test", HTMLURL: f.URL + "/forgeadmin/sweep-rec/actions/runs/1/jobs/0"}}, out.FailedJobs,
 		"the failed task of the failed run, at the job page its commit status names; the dispatched run's task succeeded")
-	assert.Equal(t, "no log tails: this forge (Forgejo 15.0.3+gitea-1.22.0) has no API route for a run's jobs or a job's log. "+
-		"Forgejo 13.0.5 and 15.0.3 lack it; of the Forgejo versions this server knows, only 17.0.0-dev (a development snapshot) has it; Gitea 1.26.0 has it. "+
+	assert.Equal(t, "no log tails: this forge (Forgejo 15.0.3+gitea-1.22.0) has no API route for a run's jobs, so no job's log can be read. "+
+		"Which versions have the job log route: Forgejo 13.0.5 and 15.0.3 lack it; of the Forgejo versions this server knows, only 17.0.0-dev (a development snapshot) has it; Gitea 1.26.0 has it. "+
 		"The jobs are from its task list (only jobs a runner took); each html_url is the job's page, where a person reads its log", out.Note)
 	assert.NotContains(t, out.Note, "get_action_job_logs", "no call that cannot work here is suggested")
 	var sent []string
@@ -114,7 +114,7 @@ func TestJobToolsFromTheTaskList(t *testing.T) {
 	assert.Equal(t, []actions.Job{{RunID: 1, Name: "test", Status: "completed", Conclusion: "failure", Started: &started,
 		HTMLURL: f.URL + "/forgeadmin/sweep-rec/actions/runs/1/jobs/0"}}, page.Items)
 	assert.False(t, page.HasMore)
-	assert.Contains(t, page.Note, "no log tails: this forge (Forgejo 15.0.3+gitea-1.22.0) has no API route for a run's jobs or a job's log.")
+	assert.Contains(t, page.Note, "no log tails: this forge (Forgejo 15.0.3+gitea-1.22.0) has no API route for a run's jobs, so no job's log can be read.")
 
 	res, _ = agentCall(t, f, "get_action_job_logs", map[string]any{"owner": "forgeadmin", "repo": "sweep-rec", "job_id": 1.0})
 	require.True(t, res.IsError)
@@ -140,6 +140,10 @@ func TestJobPageTrustsOnlyTheRunsOwnPages(t *testing.T) {
 	}
 	assert.Equal(t, run, actions.JobPageOf(run, "test", actions.CIStatus{Context: "ci / lint (push)", TargetURL: "/forgeadmin/sweep-rec/actions/runs/1/jobs/1"}),
 		"another job's status")
+	assert.Equal(t, run+"/jobs/4", actions.JobPageOf(run, "test", actions.CIStatus{Context: "/ test (push)", TargetURL: "/forgeadmin/sweep-rec/actions/runs/1/jobs/4"}),
+		"a workflow without a name (the live Gitea 1.26 posts \"/ test (push)\")")
+	assert.Equal(t, run, actions.JobPageOf(run, "test", actions.CIStatus{Context: "ci / pretest (push)", TargetURL: "/forgeadmin/sweep-rec/actions/runs/1/jobs/2"}),
+		"a job whose name ends in the other's")
 }
 
 // A matrix of many failed jobs is cut to ciMaxTaskJobs, saying so; the
