@@ -257,6 +257,9 @@ func failedFromTasks(ctx context.Context, c *forgejo.Client, a tool.Args, out *C
 		}
 		out.FailedJobs = append(out.FailedJobs, FailedJob{RunID: r.ID, Name: t.Name, HTMLURL: jobPage(out.Statuses, r.HTMLURL, t.Name)})
 	}
+	if failed == nil && len(tasks) == 0 {
+		return notes // no runs to read and no failed task: the statuses say it all
+	}
 	notes = append(notes, noJobRoutes(ctx, c))
 	switch {
 	case len(tasks) > 0:

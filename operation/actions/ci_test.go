@@ -153,3 +153,20 @@ func TestCIStateNoActionsAndBadArgs(t *testing.T) {
 		assert.Contains(t, fakeforge.Text(t, res), "give index (a PR number) or ref")
 	}
 }
+
+// Where runs cannot be listed and no Actions task failed (another CI's
+// status is red), nothing about job logs is said: the statuses say it all.
+func TestCIStateWithoutRunsRouteNorFailedTasks(t *testing.T) {
+	f := fakeforge.New(t)
+	f.JSON("GET /api/v1/version", 200, map[string]any{"version": "10.0.0+gitea-1.22.0"})
+	f.JSON("GET /api/v1/repos/o/r/commits/"+headSHA+"/status", 200, map[string]any{"state": "failure", "sha": headSHA, "total_count": 1,
+		"statuses": []any{map[string]any{"context": "ci/test", "status": "failure"}}})
+	f.JSON("GET /api/v1/repos/o/r/actions/tasks", 200, map[string]any{"total_count": 0, "workflow_runs": []any{}})
+	res := f.Call(t, actions.Tools(), "get_ci_status", map[string]any{"owner": "o", "repo": "r", "ref": headSHA})
+	require.False(t, res.IsError, fakeforge.Text(t, res))
+	var out actions.CIState
+	require.NoError(t, json.Unmarshal([]byte(fakeforge.Text(t, res)), &out))
+	assert.Empty(t, out.FailedJobs)
+	assert.True(t, strings.HasPrefix(out.Note, "Actions runs are not shown: "), out.Note)
+	assert.NotContains(t, out.Note, "log")
+}
