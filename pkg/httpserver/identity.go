@@ -221,7 +221,8 @@ func (c *identityCache) run(ctx context.Context, key [32]byte, token, addr strin
 	delete(c.inflight, key)
 	switch {
 	case v.err == nil:
-		c.store(key, v.id, c.ttl)
+		// Never remembered past the token's own expiry (a JWT's exp).
+		c.store(key, v.id, cacheTTL(token, c.ttl, c.now()))
 	case errors.Is(v.err, ErrInvalidToken):
 		c.store(key, nil, c.invalidTTL)
 	}
@@ -304,8 +305,11 @@ type unauthorizedTransport struct {
 
 func (t *unauthorizedTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := t.next.RoundTrip(req)
-	if err == nil && resp.StatusCode == http.StatusUnauthorized && req.Header.Get("Authorization") != "" {
-		t.on()
+	if err == nil && req.Header.Get("Authorization") != "" {
+		if resp.StatusCode == http.StatusUnauthorized {
+			t.on()
+		}
+		verdictFrom(req.Context()).record(resp.StatusCode)
 	}
 	return resp, err
 }
