@@ -166,7 +166,7 @@ func (p *Proxy) serveMetadata(w http.ResponseWriter, r *http.Request) {
 		methodNotAllowed(w, "GET, HEAD")
 		return
 	}
-	if rest := strings.TrimPrefix(r.URL.Path, MetadataPath); rest != "" && rest != p.cfg.Base(r).Path {
+	if strings.TrimPrefix(r.URL.Path, MetadataPath) != p.cfg.Base(r).Path {
 		http.NotFound(w, r)
 		return
 	}

@@ -55,7 +55,7 @@ func checkRedirectURI(raw string) error {
 	if err != nil || u.Scheme == "" {
 		return errors.New("is not an absolute URI")
 	}
-	if u.Scheme != strings.ToLower(u.Scheme) {
+	if scheme, _, _ := strings.Cut(raw, ":"); scheme != u.Scheme { // url.Parse lowers it
 		return errors.New("must spell its scheme in lower case")
 	}
 	if u.User != nil {
