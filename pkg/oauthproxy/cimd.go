@@ -3,6 +3,8 @@ package oauthproxy
 import (
 	"container/list"
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -53,6 +55,9 @@ type CIMDOptions struct {
 	// AllowPrivate admits documents on loopback, private and other
 	// non-public addresses, and over plain http on loopback.
 	AllowPrivate bool
+	// RootCAs verifies documents' servers; nil uses the system's roots
+	// (which SSL_CERT_FILE and SSL_CERT_DIR extend).
+	RootCAs *x509.CertPool
 }
 
 type documents struct {
@@ -81,6 +86,7 @@ func newDocuments(o CIMDOptions, now func() time.Time) *documents {
 		Transport: &http.Transport{
 			Proxy:                 nil,
 			DialContext:           dialer.DialContext,
+			TLSClientConfig:       &tls.Config{RootCAs: o.RootCAs, MinVersion: tls.VersionTLS12},
 			TLSHandshakeTimeout:   DocumentTimeout,
 			ResponseHeaderTimeout: DocumentTimeout,
 			MaxIdleConns:          8,

@@ -1,7 +1,6 @@
 package oauthproxy
 
 import (
-	"crypto/tls"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
@@ -152,8 +151,9 @@ func TestDocumentAddresses(t *testing.T) {
 	assert.Contains(t, body, "must use https")
 
 	// Allowed, the same https server is fetched (its test CA trusted).
-	h2 := newHarness(t, func(c *Config) { c.CIMD.AllowPrivate = true })
-	h2.p.documents.hc.Transport.(*http.Transport).TLSClientConfig = &tls.Config{RootCAs: docs.Client().Transport.(*http.Transport).TLSClientConfig.RootCAs}
+	h2 := newHarness(t, func(c *Config) {
+		c.CIMD = CIMDOptions{AllowPrivate: true, RootCAs: docs.Client().Transport.(*http.Transport).TLSClientConfig.RootCAs}
+	})
 	resp, body = h2.do(http.MethodGet, AuthorizePath+"?"+authParams(docs.URL+"/c.json", "http://127.0.0.1:5/callback", ch).Encode(), "", "", nil)
 	assert.Equal(t, http.StatusOK, resp.StatusCode, body)
 }
