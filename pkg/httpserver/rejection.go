@@ -23,6 +23,9 @@ import (
 // rejection is checked once more with the forge (a 401 from a route that
 // wants another kind of credential does not mean the token is bad), and
 // if the forge refuses the token, the held response is dropped for a 401.
+// Only when the forge accepted the token on no request of this one: a
+// call that changed something before its token ran out must not be
+// answered 401, since the client would send it again after refreshing.
 // Held back means notifications before the first forge answer (progress
 // of an upload, whose answer comes at its end) reach the client late.
 
@@ -172,15 +175,15 @@ func (h *holdWriter) commit() error {
 
 // finish ends the response once the request is handled. It reports true,
 // having dropped what was held, when the forge refused the token during
-// the request and rejected tells that the forge still refuses it: the
-// caller then answers 401 itself.
+// the request, never accepted it, and rejected tells that the forge still
+// refuses it: the caller then answers 401 itself.
 func (h *holdWriter) finish(rejected func() bool) bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.state != holding {
 		return false
 	}
-	if h.verdict.rejected.Load() && rejected() {
+	if h.verdict.rejected.Load() && !h.verdict.accepted.Load() && rejected() {
 		h.state = dropped
 		h.buf.Reset()
 		return true

@@ -163,6 +163,16 @@ func TestHoldWriter(t *testing.T) {
 		assert.False(t, h.finish(func() bool { return false }))
 		assert.Equal(t, `{"isError":true}`, rec.Body.String())
 	})
+	t.Run("kept when the forge accepted the token earlier in the request", func(t *testing.T) {
+		rec := httptest.NewRecorder()
+		v := &forgeVerdict{}
+		h := newHoldWriter(rec, v)
+		v.record(http.StatusCreated) // a write went through
+		v.record(http.StatusUnauthorized)
+		_, _ = h.Write([]byte(`{"isError":true}`))
+		assert.False(t, h.finish(func() bool { t.Fatal("no second check: a 401 would make the client repeat the write"); return true }))
+		assert.Equal(t, `{"isError":true}`, rec.Body.String())
+	})
 	t.Run("bounded", func(t *testing.T) {
 		rec := httptest.NewRecorder()
 		h := newHoldWriter(rec, &forgeVerdict{})
