@@ -90,7 +90,6 @@ type Proxy struct {
 	now       func() time.Time
 	forgeHTTP *http.Client
 	exchanges chan struct{} // token requests at the forge at once
-	pages     *pages
 }
 
 // maxExchanges bounds the token requests sent to the forge at once.
@@ -119,7 +118,7 @@ func New(c Config) (*Proxy, error) {
 	hc := *c.HTTPClient
 	hc.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 	return &Proxy{cfg: c, seal: seal, documents: newDocuments(c.CIMD, c.Now), log: c.Logger, now: c.Now,
-		forgeHTTP: &hc, exchanges: make(chan struct{}, maxExchanges), pages: newPages()}, nil
+		forgeHTTP: &hc, exchanges: make(chan struct{}, maxExchanges)}, nil
 }
 
 // Mount registers the proxy's paths on mux.
