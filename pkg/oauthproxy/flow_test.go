@@ -1,6 +1,7 @@
 package oauthproxy
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"net/url"
@@ -167,4 +168,37 @@ func TestPreRegisteredPassesThrough(t *testing.T) {
 	status, tok = h.token(url.Values{"grant_type": {"refresh_token"}, "refresh_token": {"own-rt0"}, "client_id": {own}})
 	require.Equal(t, http.StatusOK, status)
 	assert.Equal(t, map[string]any{"access_token": "own-at", "token_type": "Bearer", "expires_in": float64(60), "refresh_token": "own-rt"}, tok, "known members only, the refresh token as the forge sent it")
+}
+
+// TestReplicas: two proxies sharing only the key serve one flow between
+// them, each step on the other replica: nothing is stored.
+func TestReplicas(t *testing.T) {
+	a := newHarness(t, nil)
+	b := newHarness(t, nil)
+	// One public URL, as behind a load balancer: both name themselves so,
+	// and the forge answers to replica a's callback.
+	public := a.srv.URL
+	for _, h := range []*harness{a, b} {
+		h.p.cfg.Base = func(*http.Request) *url.URL { u, _ := url.Parse(public); return u }
+		h.p.cfg.ForgeAuthorize = func(context.Context) string { return a.forge.URL + "/login/oauth/authorize" }
+	}
+	b.p.cfg.Forge = a.p.cfg.Forge
+	b.p.forgeHTTP = a.p.forgeHTTP
+	client := b.register(clientRedirect) // registered on b
+	verifier, challenge := pkce("rep")
+	br := a.browser()
+	resp, page := br.get(b.srv.URL + AuthorizePath + "?" + authParams(client, clientRedirect, challenge).Encode()) // consent page from b
+	require.Equal(t, http.StatusOK, resp.StatusCode, page)
+	request := requestField.FindStringSubmatch(page)[1]
+	for _, c := range br.http.Jar.Cookies(mustURL(b.srv.URL)) {
+		br.http.Jar.SetCookies(mustURL(a.srv.URL), []*http.Cookie{c})
+	}
+	resp = br.consent(request, "allow") // approved on a; the forge calls back a
+	require.Equal(t, http.StatusFound, resp.StatusCode)
+	loc, _ := resp.Location()
+	status, tok := b.token(url.Values{"grant_type": {"authorization_code"}, "code": {loc.Query().Get("code")}, "redirect_uri": {clientRedirect},
+		"client_id": {client}, "code_verifier": {verifier}}) // redeemed on b
+	require.Equal(t, http.StatusOK, status, tok)
+	status, tok = a.token(url.Values{"grant_type": {"refresh_token"}, "refresh_token": {tok["refresh_token"].(string)}, "client_id": {client}}) // refreshed on a
+	assert.Equal(t, http.StatusOK, status, tok)
 }
