@@ -28,6 +28,7 @@ import (
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/mcpserver"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/metrics"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/oauthproxy"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/redact"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/rpcguard"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
 )
@@ -140,7 +141,11 @@ func New(o Options) (*Server, error) {
 	}
 	setDefaults(&o)
 	s := &Server{opts: o, selector: newSelector(o.Defs, o.DefaultToolsets), hosts: map[string]bool{}, origins: map[string]bool{}}
-	s.log = slog.New(contextHandler{redactingHandler(o.Logger.Handler(), o.SharedToken)})
+	h := redactingHandler(o.Logger.Handler(), o.SharedToken)
+	if o.OAuthProxy != nil {
+		h = redact.NewHandler(h, o.OAuthProxy.ClientSecret) // every line, a request's or not
+	}
+	s.log = slog.New(contextHandler{h})
 	for _, h := range o.AllowedHosts {
 		if h == "*" {
 			s.anyHost = true

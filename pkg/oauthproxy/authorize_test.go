@@ -43,6 +43,7 @@ func TestAuthorizeRefusedOnAPage(t *testing.T) {
 		{"no redirect with two registered", with("redirect_uri", ""), "not one the client registered"},
 		{"two redirects", func() url.Values { q := with("x", ""); q.Add("redirect_uri", "https://evil.example/cb"); return q }(), "more than one"},
 		{"a document URL over http", with("client_id", "http://client.example/doc.json"), "must use https"},
+		{"the server's own application", with("client_id", appID), "own application at the forge"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

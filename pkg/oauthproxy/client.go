@@ -78,6 +78,9 @@ func (p *Proxy) resolveClient(ctx context.Context, id string) (*client, error) {
 		return nil, &clientError{"client_id is too long"}
 	case strings.HasPrefix(id, "https://") || strings.HasPrefix(id, "http://"):
 		return p.documents.get(ctx, id)
+	case id == p.cfg.ClientID:
+		// The server's own application is not a client's to use.
+		return nil, &clientError{"the client_id is this server's own application at the forge, which no client may use"}
 	case forgeClientID(id):
 		return &client{ID: id, Forge: true}, nil
 	}

@@ -89,6 +89,10 @@ func (p *Proxy) serveToken(w http.ResponseWriter, r *http.Request) {
 		}
 		clientID, secret = user, pass
 	}
+	if clientID == p.cfg.ClientID {
+		tokenError(w, http.StatusUnauthorized, "invalid_client", "the client_id is this server's own application at the forge, which no client may use")
+		return
+	}
 	if forgeClientID(clientID) {
 		p.passToken(w, r, f, clientID, secret)
 		return

@@ -43,6 +43,7 @@ func TestTokenRefusals(t *testing.T) {
 	}{
 		{"no client_id", with("client_id", ""), http.StatusUnauthorized, "invalid_client"},
 		{"unknown client_id", with("client_id", "nobody"), http.StatusUnauthorized, "invalid_client"},
+		{"the server's own application", with("client_id", appID), http.StatusUnauthorized, "invalid_client"},
 		{"no grant_type", with("grant_type", ""), http.StatusBadRequest, "invalid_request"},
 		{"password grant", with("grant_type", "password"), http.StatusBadRequest, "unsupported_grant_type"},
 		{"another client's code", with("client_id", other), http.StatusBadRequest, "invalid_grant"},
