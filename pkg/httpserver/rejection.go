@@ -197,24 +197,12 @@ func (h *holdWriter) finish(rejected func() bool) bool {
 // refuses it now. A check that cannot be made (the forge is down, the
 // deadline passed, too many rejected tokens from addr) is not a refusal.
 func (s *Server) tokenRejected(r *http.Request, addr string) bool {
-	token, present, err := bearerToken(r.Header)
-	switch {
-	case err != nil:
+	token, _, err := s.requestToken(r)
+	if err != nil || token == "" {
 		return false
-	case !present && s.opts.SharedToken == "":
-		return false
-	case !present:
-		token = s.opts.SharedToken
 	}
-	ctx := r.Context()
-	if dl, ok := deadlineFrom(ctx); ok {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithDeadline(ctx, dl)
-		defer cancel()
-	}
-	_, err = s.identities.get(ctx, token, addr)
-	if errors.Is(err, ErrInvalidToken) {
-		s.log.InfoContext(ctx, "the forge rejected the token during the request: answering 401 so the client refreshes it or signs in again")
+	if _, err := s.checkToken(r.Context(), token, addr); errors.Is(err, ErrInvalidToken) {
+		s.log.InfoContext(r.Context(), "the forge rejected the token during the request: answering 401 so the client refreshes it or signs in again")
 		return true
 	}
 	return false
