@@ -250,6 +250,9 @@ func warnExposure(logger *slog.Logger, cfg *Config, addr net.Addr) {
 	} else if cfg.Token != "" {
 		logger.Info("FORGEJO_ACCESS_TOKEN/--token-file is not used over HTTP (each request brings its own token) unless --http-shared-token is set")
 	}
+	if h.OAuth.On && h.publicURL != nil && h.publicURL.Scheme == "http" && !forgejo.IsLoopbackHost(h.publicURL.Hostname()) {
+		logger.Warn("--oauth-proxy over plain http: authorization codes and tokens cross the network in clear text, and browsers refuse the __Host- binding cookie; serve it over https (--tls-cert, or a TLS proxy and an https --public-url)")
+	}
 	if h.OAuth.On && h.publicURL == nil {
 		logger.Warn("--oauth-proxy without --public-url: its endpoints and the callback registered at the forge are named after each request's Host; set --public-url to the URL users reach this server at")
 	}
