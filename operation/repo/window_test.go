@@ -2,7 +2,6 @@ package repo
 
 import (
 	"encoding/json"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -10,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"codeberg.org/forgejo-mcp/forgejo-mcp/internal/costcheck"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
 )
 
@@ -44,14 +44,12 @@ func TestWindowLongLines(t *testing.T) {
 // window its result, not 16 bytes a line (256 MB split into a slice).
 func TestWindowDoesNotSplitTheFile(t *testing.T) {
 	text := strings.Repeat("\n", 16<<20)
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	out, err := windowText(t, text, map[string]any{"from_line": int64(1 << 23)})
-	runtime.ReadMemStats(&after)
+	var out File
+	var err error
+	cost := costcheck.Measure(func() { out, err = windowText(t, text, map[string]any{"from_line": int64(1 << 23)}) })
 	require.NoError(t, err)
 	assert.Equal(t, 16<<20, out.Lines)
-	assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(4<<20), "allocated")
+	assert.Less(t, cost.Alloc, int64(4<<20), "allocated")
 	assert.Equal(t, 1<<23, out.FromLine)
 	assert.True(t, out.Truncated)
 }

@@ -11,7 +11,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -19,6 +18,8 @@ import (
 	sdk "codeberg.org/mvdkleijn/forgejo-sdk/forgejo/v3"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"codeberg.org/forgejo-mcp/forgejo-mcp/internal/costcheck"
 )
 
 func TestDecodeCostCounts(t *testing.T) {
@@ -112,14 +113,7 @@ func hostileForge(t testing.TB, status int, open, item, close string, size int) 
 }
 
 // allocated is what f allocated, in bytes.
-func allocated(f func()) uint64 {
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	f()
-	runtime.ReadMemStats(&after)
-	return after.TotalAlloc - before.TotalAlloc
-}
+func allocated(f func()) uint64 { return uint64(costcheck.Measure(f).Alloc) }
 
 // TestHostileAnswersCostTheirBudget: a forge answering 500 MB, or just
 // under the 32 MiB byte cap, in the shapes that cost most decoded, costs

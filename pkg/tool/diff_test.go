@@ -3,13 +3,13 @@ package tool_test
 import (
 	"context"
 	"net/http"
-	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"codeberg.org/forgejo-mcp/forgejo-mcp/internal/costcheck"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/internal/fakeforge"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
 )
@@ -135,12 +135,8 @@ func TestOneFilesDiffHoldsOnlyItsWindow(t *testing.T) {
 	offset := 10 << 20
 	var got tool.DiffWindow
 	var err error
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	got, err = readDiff(t, f, map[string]any{"path": "x", "offset": offset})
-	runtime.ReadMemStats(&after)
+	cost := costcheck.Measure(func() { got, err = readDiff(t, f, map[string]any{"path": "x", "offset": offset}) })
 	require.NoError(t, err)
 	assert.Equal(t, string(diff[offset:offset+len(got.Diff)]), got.Diff)
-	assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(4<<20), "allocated")
+	assert.Less(t, cost.Alloc, int64(4<<20), "allocated")
 }
