@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"codeberg.org/forgejo-mcp/forgejo-mcp/internal/costcheck"
 )
 
 // FuzzJobList: a job list in either flavour's shape, or anything else
@@ -15,14 +17,16 @@ func FuzzJobList(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		var l jobList
-		if err := json.Unmarshal(data, &l); err != nil {
-			return
-		}
-		var arr []json.RawMessage
-		if l.bare {
-			require.NoError(t, json.Unmarshal(data, &arr))
-			require.Len(t, l.Jobs, len(arr))
-		}
+		costcheck.Within(t, costcheck.Default(), func() { // each input within issue 26's ceiling
+			var l jobList
+			if err := json.Unmarshal(data, &l); err != nil {
+				return
+			}
+			var arr []json.RawMessage
+			if l.bare {
+				require.NoError(t, json.Unmarshal(data, &arr))
+				require.Len(t, l.Jobs, len(arr))
+			}
+		})
 	})
 }

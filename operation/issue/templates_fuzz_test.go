@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"codeberg.org/forgejo-mcp/forgejo-mcp/internal/costcheck"
 )
 
 // FuzzTemplates: issue templates are files anyone who can push writes,
@@ -23,19 +25,21 @@ func FuzzTemplates(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		var list []*rawTemplate
-		if json.Unmarshal(data, &list) != nil {
-			return
-		}
-		for _, r := range list {
-			if r == nil {
-				continue
+		costcheck.Within(t, costcheck.Default(), func() { // each input within issue 26's ceiling
+			var list []*rawTemplate
+			if json.Unmarshal(data, &list) != nil {
+				return
 			}
-			out := compactTemplate(r)
-			require.LessOrEqual(t, len(out.Labels), maxTemplateList)
-			require.LessOrEqual(t, len(out.Assignees), maxTemplateList)
-			_, err := json.Marshal(out)
-			require.NoError(t, err)
-		}
+			for _, r := range list {
+				if r == nil {
+					continue
+				}
+				out := compactTemplate(r)
+				require.LessOrEqual(t, len(out.Labels), maxTemplateList)
+				require.LessOrEqual(t, len(out.Assignees), maxTemplateList)
+				_, err := json.Marshal(out)
+				require.NoError(t, err)
+			}
+		})
 	})
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"codeberg.org/forgejo-mcp/forgejo-mcp/internal/costcheck"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/internal/fakeforge"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
 )
@@ -118,18 +119,20 @@ func FuzzDecodeList(f *testing.F) {
 		f.Add([]byte(s), uint16(64))
 	}
 	f.Fuzz(func(t *testing.T, data []byte, max uint16) {
-		n := 0
-		whole, err := decodeList(bytes.NewReader(data), int64(max), func(named) { n++ })
-		if err != nil {
-			require.False(t, whole)
-			return
-		}
-		if !whole {
-			require.Greater(t, len(data), int(max), "cut only at the cap")
-			return
-		}
-		var all []json.RawMessage
-		require.NoError(t, json.NewDecoder(bytes.NewReader(data)).Decode(&all), "a whole list is a list")
-		require.Len(t, all, n)
+		costcheck.Within(t, costcheck.Default(), func() { // each input within issue 26's ceiling
+			n := 0
+			whole, err := decodeList(bytes.NewReader(data), int64(max), func(named) { n++ })
+			if err != nil {
+				require.False(t, whole)
+				return
+			}
+			if !whole {
+				require.Greater(t, len(data), int(max), "cut only at the cap")
+				return
+			}
+			var all []json.RawMessage
+			require.NoError(t, json.NewDecoder(bytes.NewReader(data)).Decode(&all), "a whole list is a list")
+			require.Len(t, all, n)
+		})
 	})
 }

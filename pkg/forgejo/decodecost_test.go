@@ -260,30 +260,32 @@ func FuzzDecodeCost(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte, cut uint16) {
-		whole := newDecodeCost(1 << 40)
-		werr := whole.feed(data)
-		parts := newDecodeCost(1 << 40)
-		k := int(cut) % (len(data) + 1)
-		perr := parts.feed(data[:k])
-		if perr == nil {
-			perr = parts.feed(data[k:])
-		}
-		require.Equal(t, werr != nil, perr != nil, "cut at %d", k)
-		require.Equal(t, whole.values, parts.values)
-		require.Equal(t, whole.containers, parts.containers)
-		if !json.Valid(data) {
-			return
-		}
-		containers, commas, depth := shapeOf(t, data)
-		if depth > maxJSONDepth {
-			require.Error(t, werr)
-			return
-		}
-		require.NoError(t, werr)
-		require.Equal(t, containers, whole.containers)
-		require.Equal(t, containers+commas, whole.values)
-		var v any
-		require.NoError(t, DecodeJSON(data, &v, 1<<40))
+		costcheck.Within(t, costcheck.Default(), func() { // each input within issue 26's ceiling
+			whole := newDecodeCost(1 << 40)
+			werr := whole.feed(data)
+			parts := newDecodeCost(1 << 40)
+			k := int(cut) % (len(data) + 1)
+			perr := parts.feed(data[:k])
+			if perr == nil {
+				perr = parts.feed(data[k:])
+			}
+			require.Equal(t, werr != nil, perr != nil, "cut at %d", k)
+			require.Equal(t, whole.values, parts.values)
+			require.Equal(t, whole.containers, parts.containers)
+			if !json.Valid(data) {
+				return
+			}
+			containers, commas, depth := shapeOf(t, data)
+			if depth > maxJSONDepth {
+				require.Error(t, werr)
+				return
+			}
+			require.NoError(t, werr)
+			require.Equal(t, containers, whole.containers)
+			require.Equal(t, containers+commas, whole.values)
+			var v any
+			require.NoError(t, DecodeJSON(data, &v, 1<<40))
+		})
 	})
 }
 
@@ -336,13 +338,15 @@ func FuzzCountList(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		n, err := CountList(bytes.NewReader(data))
-		require.GreaterOrEqual(t, n, 0)
-		var list []json.RawMessage
-		if json.Unmarshal(data, &list) == nil && bytes.HasPrefix(bytes.TrimLeft(data, " \t\r\n"), []byte("[")) {
-			require.NoError(t, err)
-			require.Equal(t, len(list), n)
-		}
+		costcheck.Within(t, costcheck.Default(), func() { // each input within issue 26's ceiling
+			n, err := CountList(bytes.NewReader(data))
+			require.GreaterOrEqual(t, n, 0)
+			var list []json.RawMessage
+			if json.Unmarshal(data, &list) == nil && bytes.HasPrefix(bytes.TrimLeft(data, " \t\r\n"), []byte("[")) {
+				require.NoError(t, err)
+				require.Equal(t, len(list), n)
+			}
+		})
 	})
 }
 

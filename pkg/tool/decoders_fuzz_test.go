@@ -6,6 +6,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"codeberg.org/forgejo-mcp/forgejo-mcp/internal/costcheck"
 	"github.com/stretchr/testify/require"
 )
 
@@ -17,25 +18,27 @@ func FuzzDiffWindow(f *testing.F) {
 	f.Add("diff --git \"a/with space\" \"b/with space\"\n+y\ndiff --git a/g b/g\n", 40)
 	f.Add("+\xff\u2028\"\\\n", 7)
 	f.Fuzz(func(t *testing.T, text string, budget int) {
-		budget = 1 + abs(budget%8192)
-		w := window(text, 100, budget)
-		require.True(t, strings.HasPrefix(text, w.Diff))
-		require.LessOrEqual(t, JSONLen(w.Diff), budget)
-		if w.NextOffset > 0 {
-			require.Equal(t, int64(100+len(w.Diff)), w.NextOffset)
-			require.Less(t, len(w.Diff), len(text))
-		} else {
-			require.Equal(t, text, w.Diff)
-		}
-		if f := lastFile(w.Diff); f != "" {
-			require.Contains(t, w.Diff, f)
-		}
-		for line := range strings.SplitSeq(text, "\n") {
-			if rest, ok := strings.CutPrefix(line, "diff --git a/"); ok && !strings.ContainsAny(rest, " \"") {
-				require.True(t, headerNames("diff --git a/"+rest+" b/"+rest, rest))
-				require.Equal(t, rest, headerFile("diff --git a/"+rest+" b/"+rest))
+		costcheck.Within(t, costcheck.Default(), func() { // each input within issue 26's ceiling
+			budget = 1 + abs(budget%8192)
+			w := window(text, 100, budget)
+			require.True(t, strings.HasPrefix(text, w.Diff))
+			require.LessOrEqual(t, JSONLen(w.Diff), budget)
+			if w.NextOffset > 0 {
+				require.Equal(t, int64(100+len(w.Diff)), w.NextOffset)
+				require.Less(t, len(w.Diff), len(text))
+			} else {
+				require.Equal(t, text, w.Diff)
 			}
-		}
+			if f := lastFile(w.Diff); f != "" {
+				require.Contains(t, w.Diff, f)
+			}
+			for line := range strings.SplitSeq(text, "\n") {
+				if rest, ok := strings.CutPrefix(line, "diff --git a/"); ok && !strings.ContainsAny(rest, " \"") {
+					require.True(t, headerNames("diff --git a/"+rest+" b/"+rest, rest))
+					require.Equal(t, rest, headerFile("diff --git a/"+rest+" b/"+rest))
+				}
+			}
+		})
 	})
 }
 
@@ -48,18 +51,20 @@ func FuzzSniff(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		if mt, ok := ImageType(data); ok {
-			signature := map[string][]byte{"image/png": []byte("\x89PNG\r\n\x1a\n"), "image/jpeg": {0xff, 0xd8, 0xff},
-				"image/gif": []byte("GIF8"), "image/webp": []byte("RIFF")}[mt]
-			require.True(t, bytes.HasPrefix(data, signature), "%s without its signature", mt)
-		}
-		if IsText(data) {
-			require.True(t, utf8.Valid(data))
-			require.NotContains(t, string(data), "\x00")
-		}
-		head := data[:min(len(data), 8000)]
-		require.Equal(t, bytes.IndexByte(head, 0) >= 0 || !utf8.Valid(data), IsBinary(data))
-		require.NotEmpty(t, BlobType("application/octet-stream", data))
+		costcheck.Within(t, costcheck.Default(), func() { // each input within issue 26's ceiling
+			if mt, ok := ImageType(data); ok {
+				signature := map[string][]byte{"image/png": []byte("\x89PNG\r\n\x1a\n"), "image/jpeg": {0xff, 0xd8, 0xff},
+					"image/gif": []byte("GIF8"), "image/webp": []byte("RIFF")}[mt]
+				require.True(t, bytes.HasPrefix(data, signature), "%s without its signature", mt)
+			}
+			if IsText(data) {
+				require.True(t, utf8.Valid(data))
+				require.NotContains(t, string(data), "\x00")
+			}
+			head := data[:min(len(data), 8000)]
+			require.Equal(t, bytes.IndexByte(head, 0) >= 0 || !utf8.Valid(data), IsBinary(data))
+			require.NotEmpty(t, BlobType("application/octet-stream", data))
+		})
 	})
 }
 
