@@ -121,19 +121,28 @@ type driver struct {
 }
 
 func (d *driver) call(token, tool string, args map[string]any) (deploy.Result, error) {
-	defer d.sent.Add(1)
-	return deploy.Call(context.Background(), d.hc, d.c.URL, token, tool, args)
+	return d.callAs("token "+token, tool, args)
 }
 
-// burst sends n list_branches calls of token at once and returns when
-// they have all ended, counting each answer in answered as it comes.
+func (d *driver) callAs(authorization, tool string, args map[string]any) (deploy.Result, error) {
+	defer d.sent.Add(1)
+	return deploy.CallAs(context.Background(), d.hc, d.c.URL, authorization, tool, args)
+}
+
+// burst sends n list_branches calls of token at once, every other one
+// with the Bearer scheme, and returns when they have all ended, counting
+// each answer in answered as it comes.
 func (d *driver) burst(token string, n int, answered *atomic.Int64) outcome {
 	var mu sync.Mutex
 	var out outcome
 	var wg sync.WaitGroup
-	for range n {
+	for i := range n {
 		wg.Go(func() {
-			res, err := d.call(token, "list_branches", map[string]any{"owner": "o", "repo": "r"})
+			auth := "token " + token
+			if i%2 == 1 {
+				auth = "Bearer " + token
+			}
+			res, err := d.callAs(auth, "list_branches", map[string]any{"owner": "o", "repo": "r"})
 			mu.Lock()
 			defer mu.Unlock()
 			switch {
