@@ -27,7 +27,9 @@ func timesPage(content string) []byte {
 // spacing rather than by a space glyph or a TJ gap, as justified groff
 // man pages through ps2pdf are (the streams are cut from find(1) made by
 // groff 1.22 and Ghostscript 10: a 0.1 scale, then 10, under Tf 10), the
-// spacing after a glyph is a gap, not part of the glyph.
+// spacing after a glyph is a gap, not part of the glyph. A glyph of
+// another size or baseline starts a word at a smaller gap, and a line of
+// one-glyph words evenly spaced is letter-spaced, as poppler takes them.
 func TestExtractSpacing(t *testing.T) {
 	const groff = "q 0.1 0 0 0.1 0 0 cm q 10 0 0 10 0 0 cm BT /R7 10 Tf 1 0 0 1 72 700 Tm "
 	for _, tc := range []struct {
@@ -42,9 +44,20 @@ func TestExtractSpacing(t *testing.T) {
 		{"negative Tc kerns within a word", groff + "-0.25 Tc (eva)Tj 0 Tc 13 0 Td (luating)Tj ET Q Q", "evaluating"},
 		{"Tw widens a space glyph, one space still", groff + "1.38 Tw (If you are using)Tj ET Q Q", "If you are using"},
 		{"Tw with Tc: words by the space, not by Tc", groff + "0.3 Tc 2 Tw (two words)Tj ET Q Q", "two words"},
-		{"Tc as wide as a space between every glyph", "BT /R7 10 Tf 1 0 0 1 72 700 Tm 2.5 Tc (wide)Tj ET", "w i d e"},
+		{"Tc letter-spacing a word evenly", "BT /R7 10 Tf 1 0 0 1 72 700 Tm 2.5 Tc (wide)Tj ET", "wide"},
+		{"Tc of half an em between every glyph", "BT /R7 10 Tf 1 0 0 1 72 700 Tm 5 Tc (wide)Tj ET", "w i d e"},
 		{"TJ adjustment as wide as a space", "BT /R7 10 Tf 1 0 0 1 72 700 Tm [(one)-250(two)]TJ ET", "one two"},
 		{"TJ kerning within a word", "BT /R7 10 Tf 1 0 0 1 72 700 Tm [(deb)20.0073(ugopts)]TJ ET", "debugopts"},
+		// A footnote mark, smaller and raised, half a point before its
+		// text (LaTeX's footnotes): a word of its own, as for poppler.
+		{"a footnote mark close to its text", "BT /R7 6 Tf 1 0 0 1 72 703 Tm (7)Tj /R7 10 Tf 1 0 0 1 75.5 700 Tm (Punct)Tj ET", "7 Punct"},
+		{"a superscript touching its base", "BT /R7 10 Tf 1 0 0 1 72 700 Tm (mc)Tj /R7 6 Tf 1 0 0 1 84.22 704 Tm (2)Tj ET", "mc2"},
+		{"a size change within a word", "BT /R7 10 Tf 1 0 0 1 72 700 Tm (T)Tj /R7 8 Tf (EX)Tj ET", "TEX"},
+		// Letter-spaced lines: all words one glyph, even gaps.
+		{"a letter-spaced heading", "BT /R7 10 Tf 1 0 0 1 72 700 Tm [(C)-300(O)-300(N)-320(T)]TJ ET", "CONT"},
+		{"letter-spaced, then a line of words", "BT /R7 10 Tf 1 0 0 1 72 700 Tm [(A)-300(B)]TJ 0 -12 Td [(a)-300(b)-300(cd)]TJ ET", "AB\na b cd"},
+		{"one-glyph words, a wide gap among narrow", "BT /R7 10 Tf 1 0 0 1 72 700 Tm [(a)-300(b)-700(c)]TJ ET", "ab c"},
+		{"one-glyph words an em apart", "BT /R7 10 Tf 1 0 0 1 72 700 Tm [(x)-1000(y)-1000(z)]TJ ET", "x y z"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res, err := pdftext.Extract(context.Background(), timesPage(tc.content), pdftext.Options{})
