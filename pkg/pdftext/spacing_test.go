@@ -2,7 +2,6 @@ package pdftext_test
 
 import (
 	"context"
-	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -11,16 +10,10 @@ import (
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/pdftext"
 )
 
-// timesPage is a one-page PDF whose font /R7 is Times-Roman (standard-14
+// timesPage is a one-page PDF whose font /F1 is Times-Roman (standard-14
 // metrics, WinAnsi) showing content.
 func timesPage(content string) []byte {
-	return hostile(
-		"<< /Type /Catalog /Pages 2 0 R >>",
-		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-		"<< /Type /Page /Parent 2 0 R /Contents 4 0 R /Resources << /Font << /R7 5 0 R >> >> >>",
-		fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(content), content),
-		"<< /Type /Font /Subtype /Type1 /BaseFont /Times-Roman /Encoding /WinAnsiEncoding >>",
-	)
+	return fontPage(content, "<< /Type /Font /Subtype /Type1 /BaseFont /Times-Roman /Encoding /WinAnsiEncoding >>")
 }
 
 // TestExtractSpacing: where words are spaced by character and word
@@ -31,7 +24,7 @@ func timesPage(content string) []byte {
 // another size or baseline starts a word at a smaller gap, and a line of
 // one-glyph words evenly spaced is letter-spaced, as poppler takes them.
 func TestExtractSpacing(t *testing.T) {
-	const groff = "q 0.1 0 0 0.1 0 0 cm q 10 0 0 10 0 0 cm BT /R7 10 Tf 1 0 0 1 72 700 Tm "
+	const groff = "q 0.1 0 0 0.1 0 0 cm q 10 0 0 10 0 0 cm BT /F1 10 Tf 1 0 0 1 72 700 Tm "
 	for _, tc := range []struct {
 		name, content, want string
 	}{
@@ -44,20 +37,20 @@ func TestExtractSpacing(t *testing.T) {
 		{"negative Tc kerns within a word", groff + "-0.25 Tc (eva)Tj 0 Tc 13 0 Td (luating)Tj ET Q Q", "evaluating"},
 		{"Tw widens a space glyph, one space still", groff + "1.38 Tw (If you are using)Tj ET Q Q", "If you are using"},
 		{"Tw with Tc: words by the space, not by Tc", groff + "0.3 Tc 2 Tw (two words)Tj ET Q Q", "two words"},
-		{"Tc letter-spacing a word evenly", "BT /R7 10 Tf 1 0 0 1 72 700 Tm 2.5 Tc (wide)Tj ET", "wide"},
-		{"Tc of half an em between every glyph", "BT /R7 10 Tf 1 0 0 1 72 700 Tm 5 Tc (wide)Tj ET", "w i d e"},
-		{"TJ adjustment as wide as a space", "BT /R7 10 Tf 1 0 0 1 72 700 Tm [(one)-250(two)]TJ ET", "one two"},
-		{"TJ kerning within a word", "BT /R7 10 Tf 1 0 0 1 72 700 Tm [(deb)20.0073(ugopts)]TJ ET", "debugopts"},
+		{"Tc letter-spacing a word evenly", "BT /F1 10 Tf 1 0 0 1 72 700 Tm 2.5 Tc (wide)Tj ET", "wide"},
+		{"Tc of half an em between every glyph", "BT /F1 10 Tf 1 0 0 1 72 700 Tm 5 Tc (wide)Tj ET", "w i d e"},
+		{"TJ adjustment as wide as a space", "BT /F1 10 Tf 1 0 0 1 72 700 Tm [(one)-250(two)]TJ ET", "one two"},
+		{"TJ kerning within a word", "BT /F1 10 Tf 1 0 0 1 72 700 Tm [(deb)20.0073(ugopts)]TJ ET", "debugopts"},
 		// A footnote mark, smaller and raised, half a point before its
 		// text (LaTeX's footnotes): a word of its own, as for poppler.
-		{"a footnote mark close to its text", "BT /R7 6 Tf 1 0 0 1 72 703 Tm (7)Tj /R7 10 Tf 1 0 0 1 75.5 700 Tm (Punct)Tj ET", "7 Punct"},
-		{"a superscript touching its base", "BT /R7 10 Tf 1 0 0 1 72 700 Tm (mc)Tj /R7 6 Tf 1 0 0 1 84.22 704 Tm (2)Tj ET", "mc2"},
-		{"a size change within a word", "BT /R7 10 Tf 1 0 0 1 72 700 Tm (T)Tj /R7 8 Tf (EX)Tj ET", "TEX"},
+		{"a footnote mark close to its text", "BT /F1 6 Tf 1 0 0 1 72 703 Tm (7)Tj /F1 10 Tf 1 0 0 1 75.5 700 Tm (Punct)Tj ET", "7 Punct"},
+		{"a superscript touching its base", "BT /F1 10 Tf 1 0 0 1 72 700 Tm (mc)Tj /F1 6 Tf 1 0 0 1 84.22 704 Tm (2)Tj ET", "mc2"},
+		{"a size change within a word", "BT /F1 10 Tf 1 0 0 1 72 700 Tm (T)Tj /F1 8 Tf (EX)Tj ET", "TEX"},
 		// Letter-spaced lines: all words one glyph, even gaps.
-		{"a letter-spaced heading", "BT /R7 10 Tf 1 0 0 1 72 700 Tm [(C)-300(O)-300(N)-320(T)]TJ ET", "CONT"},
-		{"letter-spaced, then a line of words", "BT /R7 10 Tf 1 0 0 1 72 700 Tm [(A)-300(B)]TJ 0 -12 Td [(a)-300(b)-300(cd)]TJ ET", "AB\na b cd"},
-		{"one-glyph words, a wide gap among narrow", "BT /R7 10 Tf 1 0 0 1 72 700 Tm [(a)-300(b)-700(c)]TJ ET", "ab c"},
-		{"one-glyph words an em apart", "BT /R7 10 Tf 1 0 0 1 72 700 Tm [(x)-1000(y)-1000(z)]TJ ET", "x y z"},
+		{"a letter-spaced heading", "BT /F1 10 Tf 1 0 0 1 72 700 Tm [(C)-300(O)-300(N)-320(T)]TJ ET", "CONT"},
+		{"letter-spaced, then a line of words", "BT /F1 10 Tf 1 0 0 1 72 700 Tm [(A)-300(B)]TJ 0 -12 Td [(a)-300(b)-300(cd)]TJ ET", "AB\na b cd"},
+		{"one-glyph words, a wide gap among narrow", "BT /F1 10 Tf 1 0 0 1 72 700 Tm [(a)-300(b)-700(c)]TJ ET", "ab c"},
+		{"one-glyph words an em apart", "BT /F1 10 Tf 1 0 0 1 72 700 Tm [(x)-1000(y)-1000(z)]TJ ET", "x y z"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res, err := pdftext.Extract(context.Background(), timesPage(tc.content), pdftext.Options{})
