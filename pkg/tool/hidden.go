@@ -138,12 +138,12 @@ func markHidden(d Def, res *mcp.CallToolResult) {
 		switch c := res.Content[0].(type) {
 		case mcp.TextContent:
 			if b, ok := markJSON([]byte(c.Text), tree); ok {
-				c.Text = string(b)
+				c.Text = string(refit(b, len(c.Text)))
 				res.Content[0] = c
 			}
 		case *mcp.TextContent:
 			if b, ok := markJSON([]byte(c.Text), tree); ok {
-				c.Text = string(b)
+				c.Text = string(refit(b, len(c.Text)))
 			}
 		}
 	}
@@ -156,9 +156,18 @@ func markHidden(d Def, res *mcp.CallToolResult) {
 			}
 		}
 		if b, changed := markJSON(raw, tree); changed {
-			res.StructuredContent = json.RawMessage(b)
+			res.StructuredContent = json.RawMessage(refit(b, len(raw)))
 		}
 	}
+}
+
+// refit fits a result the marks lengthened to what its tool promised:
+// MaxResultBytes, or its unmarked length when a larger window was asked
+// for. The text and structured copies are cut by the same rule, so they
+// stay equal.
+func refit(b []byte, was int) []byte {
+	out, _ := fit(b, max(was, MaxResultBytes))
+	return out
 }
 
 // markJSON rewrites the strings of JSON text b that tree says are
