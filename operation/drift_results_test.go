@@ -3,7 +3,6 @@ package operation_test
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"slices"
 	"sort"
 	"strings"
@@ -136,16 +135,6 @@ func TestResultsUnderForgejoShapes(t *testing.T) {
 	sort.Strings(bothEmpty)
 	t.Logf("%d tools' JSON results compared, %d fields; empty under both flavours (computed or not sent by either): %s",
 		compared, fields, fmt.Sprint(bothEmpty))
-}
-
-// TestReadmeCompatTable fails when README's compatibility table drifted
-// from pkg/forgejo/compat.go.
-func TestReadmeCompatTable(t *testing.T) {
-	readme, err := os.ReadFile("../README.md")
-	assert.NoError(t, err)
-	got, err := operation.UpdateCompat(readme)
-	assert.NoError(t, err)
-	assert.Equal(t, string(readme), string(got), "README compatibility table drifted: run make docs")
 }
 
 // refusedOn reports whether tool name refuses on forge f: one of its
