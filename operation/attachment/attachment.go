@@ -34,18 +34,11 @@ var Toolset = tool.Toolset{ID: "attachment", Description: "Files attached to iss
 // CommentToolset has the comment attachment tools.
 var CommentToolset = tool.Toolset{ID: "comment-attachment", Description: "Files attached to issue comments"}
 
-// MaxInlineDownloadBytes is the largest image a download returns inline, and
-// the largest window of a ranged download. An image reaches the model as
-// an image, priced by its pixels; larger files are read in windows
-// (offset, max_bytes).
-const MaxInlineDownloadBytes = 1 << 20
-
-// MaxInlineBlobBytes is the largest file other than an image a download
-// returns whole, and the window a ranged download reads by default: as
-// text or base64 (a third more) it stays within tool.MaxResultBytes, the
-// most one result may carry at a tool's defaults. Larger files are read in
-// windows, or a PDF as its text.
-const MaxInlineBlobBytes = 40 << 10
+// MaxInlineDownloadBytes is the largest file a download returns whole and
+// the largest window of a ranged download: tool.MaxInlineBytes, 1 MiB, the
+// user's contract. A server or a request may lower it (tool.InlineCap);
+// larger files are read in windows (offset, max_bytes).
+const MaxInlineDownloadBytes = tool.MaxInlineBytes
 
 // maxSkipBytes bounds what a ranged download reads and throws away when the
 // forge ignores Range requests (Gitea and Forgejo honour them; a proxy in
@@ -161,7 +154,7 @@ func (s scope) tools(ts tool.Toolset) []tool.Def {
 		{
 			Name: s.name("download"), Toolset: ts,
 			Title:       "Download " + s.noun + " attachment", // JSON then the bytes: no outputSchema
-			Description: s.item + " metadata and content (image ≤ 1 MiB, text or bytes ≤ 40 KiB, PDF text); larger: pass offset",
+			Description: s.item + " metadata and its bytes up to 1 MiB (image, text, blob; PDF: blob and text); larger: pass offset",
 			Params: slices.Concat(withID, []tool.Param{
 				tool.Int("offset", "Start byte", tool.AtLeast(0)),
 				tool.Int("max_bytes", "Window size", tool.Range(1, MaxInlineDownloadBytes)),

@@ -280,6 +280,11 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "400 Bad Request: "+err.Error(), http.StatusBadRequest)
 		return
 	}
+	inline, err := inlineCap(r.Header)
+	if err != nil {
+		http.Error(w, "400 Bad Request: "+err.Error(), http.StatusBadRequest)
+		return
+	}
 	caller := id.Caller(addr)
 	if !s.users.enter(caller) {
 		s.log.WarnContext(r.Context(), "refused a request past the user's requests in flight", "limit", s.opts.MaxInFlightPerUser)
@@ -288,7 +293,7 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) {
 	}
 	defer s.users.leave(caller)
 	ctx := tool.WithCaller(context.WithValue(r.Context(), identityKey{}, id), caller)
-	r = r.WithContext(tool.WithAllowed(ctx, allow))
+	r = r.WithContext(tool.WithInlineCap(tool.WithAllowed(ctx, allow), inline))
 	if r.Method != http.MethodPost {
 		s.mcp.ServeHTTP(w, r)
 		return

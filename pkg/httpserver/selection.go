@@ -102,6 +102,7 @@ var selectionHeaders = map[string]string{
 	http.CanonicalHeaderKey(HeaderTools):        HeaderTools,
 	http.CanonicalHeaderKey(HeaderExcludeTools): HeaderExcludeTools,
 	http.CanonicalHeaderKey(HeaderReadonly):     HeaderReadonly,
+	http.CanonicalHeaderKey(HeaderInlineCap):    HeaderInlineCap,
 }
 
 // checkSelectionHeaders refuses an X-MCP-* header that is given more than
@@ -122,11 +123,13 @@ func checkSelectionHeaders(h http.Header) error {
 		name, known := selectionHeaders[key]
 		switch {
 		case !known:
-			return fmt.Errorf("unknown header %s: this server reads only %s, %s, %s and %s", key, HeaderToolsets, HeaderTools, HeaderExcludeTools, HeaderReadonly)
+			return fmt.Errorf("unknown header %s: this server reads only %s, %s, %s, %s and %s", key, HeaderToolsets, HeaderTools, HeaderExcludeTools, HeaderReadonly, HeaderInlineCap)
 		case len(values) > 1:
 			return fmt.Errorf("%s is given %d times; send it once (a repeated selection header is refused, never merged)", name, len(values))
 		case name == HeaderReadonly && strings.Contains(values[0], ","):
 			return fmt.Errorf("%s is given more than once (%q); send it once, true or false", name, values[0])
+		case name == HeaderInlineCap:
+			// A number, checked by inlineCap.
 		case name != HeaderReadonly && len(tool.SplitList(values[0])) == 0:
 			// Blank is not "no narrowing": most likely a client setting
 			// whose variable was empty, which must not widen the request.

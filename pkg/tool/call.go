@@ -51,6 +51,10 @@ type Runner struct {
 	// with a message saying how to narrow it, never a truncated result.
 	// 0 means none.
 	MaxResultBytes int64
+	// MaxInlineBytes is the server's inline cap: the most bytes of a file
+	// a download returns in one result (inline.go); a request may lower
+	// it further. 0 means MaxInlineBytes.
+	MaxInlineBytes int64
 	// gate bounds concurrent calls and observes them (limit.go).
 	gate *gate
 }
@@ -132,6 +136,7 @@ func (r *Runner) call(ctx context.Context, d Def, raw any, client *forgejo.Clien
 	} else if clientErr != nil {
 		client = nil
 	}
+	ctx = WithInlineCap(ctx, r.MaxInlineBytes)
 	if r.Timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, r.Timeout)
