@@ -54,7 +54,6 @@ const uploadField = "attachment"
 type scope struct {
 	noun    string // in tool names: "issue", "comment" or "release"
 	what    string // in descriptions: "an issue or PR", "an issue comment"
-	owns    string // possessive: "an issue's or PR's"
 	item    string // one file, capitalised: "Attachment", "Release attachment"
 	anItem  string // one file with its article: "an attachment"
 	idParam tool.Param
@@ -73,7 +72,7 @@ func repoSegments(a tool.Args, more ...string) []string {
 }
 
 var issueScope = scope{
-	noun: "issue", what: "an issue or PR", owns: "an issue's or PR's",
+	noun: "issue", what: "an issue or PR",
 	item: "Attachment", anItem: "an attachment",
 	idParam:   tool.Index(),
 	parent:    func(a tool.Args) []string { return repoSegments(a, "issues", tool.Seg(a, "index")) },
@@ -82,7 +81,7 @@ var issueScope = scope{
 }
 
 var commentScope = scope{
-	noun: "comment", what: "an issue comment", owns: "an issue comment's",
+	noun: "comment", what: "an issue comment",
 	item: "Attachment", anItem: "an attachment",
 	idParam:   tool.CommentID(),
 	parent:    func(a tool.Args) []string { return repoSegments(a, "issues", "comments", tool.Seg(a, "comment_id")) },
@@ -91,7 +90,7 @@ var commentScope = scope{
 }
 
 var releaseScope = scope{
-	noun: "release", what: "a release", owns: "a release's",
+	noun: "release", what: "a release",
 	item: "Release attachment", anItem: "a release attachment",
 	idParam: tool.ReleaseID(),
 	parent:  func(a tool.Args) []string { return repoSegments(a, "releases", tool.Seg(a, "release_id")) },
@@ -142,7 +141,7 @@ func (s scope) tools(ts tool.Toolset) []tool.Def {
 		{
 			Name: s.name("list"), Toolset: ts,
 			Title: "List " + s.noun + " attachments", Output: tool.ListPage[Meta]{},
-			Description: fmt.Sprintf("List %s files", s.owns),
+			Description: fmt.Sprintf("List the attachments (uploaded files) of %s", s.what),
 			Params:      base, Annotations: tool.Read(), Handler: s.list,
 		},
 		{
