@@ -130,3 +130,27 @@ func TestStrayListItems(t *testing.T) {
 	assert.Empty(t, strayListItems("Issues, pull requests or both", enum), "a list of other words")
 	assert.Empty(t, strayListItems("A commit's diff or patch, in windows or one file (path)", []string{"diff", "patch"}))
 }
+
+// TestSuggestOnTheInventory: the names agents reach for first lead to the
+// tool they mean (issue 28, B.5: get_issue suggested get_issue_comment).
+func TestSuggestOnTheInventory(t *testing.T) {
+	var names []string
+	for _, d := range operation.All() {
+		names = append(names, d.Name)
+	}
+	for in, want := range map[string]string{
+		"get_issue":           "get_issue_by_index",
+		"get_pull_request":    "get_pull_request_by_index",
+		"get_pr":              "get_pull_request_by_index",
+		"create_pr":           "create_pull_request",
+		"list_prs":            "list_repo_pull_requests",
+		"list_issues":         "list_repo_issues",
+		"get_file":            "get_file_content",
+		"get_release":         "get_release_by_tag",
+		"search_repositories": "search_repos",
+		"get_isue_by_index":   "get_issue_by_index",
+		"issue_create":        "create_issue",
+	} {
+		assert.Equal(t, want, tool.Suggest(in, names), in)
+	}
+}

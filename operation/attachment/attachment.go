@@ -189,29 +189,25 @@ func (s scope) tools(ts tool.Toolset) []tool.Def {
 
 // fail phrases a failed attachment call for the agent. A 404 is ambiguous
 // (repository, parent or attachment) and the forge's body does not say
-// which, so the parents are probed, in order, to name what is missing.
+// which, so the parent is probed to name what is missing; the call
+// pipeline then asks for the repository when the parent is missing too
+// (tool's missingRepo).
 func (s scope) fail(ctx context.Context, c *forgejo.Client, a tool.Args, err error, verb string) error {
 	subject := s.subject(a)
 	if !forgejo.IsNotFound(err) {
 		return forgejo.Relabel(err, verb, subject)
 	}
-	repo := tool.RepoRef(a)
-	for _, probe := range []struct {
-		segments []string
-		subject  string
-	}{{repoSegments(a), repo}, {s.parent(a), subject}} {
-		route, perr := forgejo.Path(probe.segments...)
-		if perr != nil {
-			return forgejo.Relabel(err, verb, subject)
-		}
-		switch perr = c.DoJSON(ctx, http.MethodGet, route, nil, nil, nil); {
-		case forgejo.IsNotFound(perr):
-			return forgejo.Relabel(perr, verb, probe.subject)
-		case perr != nil:
-			// The probe failed otherwise (a 401, the forge down): say
-			// what the call itself got.
-			return forgejo.Relabel(err, verb, subject)
-		}
+	route, perr := forgejo.Path(s.parent(a)...)
+	if perr != nil {
+		return forgejo.Relabel(err, verb, subject)
+	}
+	switch perr = c.DoJSON(ctx, http.MethodGet, route, nil, nil, nil); {
+	case forgejo.IsNotFound(perr):
+		return forgejo.Relabel(perr, verb, subject)
+	case perr != nil:
+		// The probe failed otherwise (a 401, the forge down): say what
+		// the call itself got.
+		return forgejo.Relabel(err, verb, subject)
 	}
 	if id := a.Int("attachment_id"); id > 0 {
 		return fmt.Errorf("attachment %d not found on %s (404); %s lists the attachments it has", id, subject, s.name("list"))

@@ -52,3 +52,21 @@ func TestInlineCapHeader(t *testing.T) {
 		assert.Contains(t, res["body"], "X-MCP-Max-Inline-Bytes must be", bad)
 	}
 }
+
+// TestUnknownToolHintOverHTTP: over HTTP too, an unknown tool's error
+// quotes the name as sent and gives the hint after it (issue 28, B.5).
+func TestUnknownToolHintOverHTTP(t *testing.T) {
+	fx := newFixture(t, func(o *Options) { o.Defs = operation.All() })
+	resp, body := fx.post(t, rpc{Method: "tools/call", Auth: "Bearer " + tokAlice,
+		Params: map[string]any{"name": "get_issue", "arguments": map[string]any{}}})
+	require.Equal(t, http.StatusOK, resp.StatusCode, body)
+	var m struct {
+		Error struct {
+			Code    int    `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(body), &m), body)
+	assert.Equal(t, -32602, m.Error.Code)
+	assert.Equal(t, `tool 'get_issue' not found; did you mean "get_issue_by_index"?`, m.Error.Message)
+}
