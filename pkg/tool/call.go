@@ -153,7 +153,12 @@ func (r *Runner) call(ctx context.Context, d Def, raw any, client *forgejo.Clien
 	res, err = d.Handler(ctx, client, args)
 	switch {
 	case err != nil:
-		err = missingRepo(ctx, client, d, args, err)
+		// A wrong forge URL first (a repository page's URL answers 404 to
+		// everything, the repository look included), then a missing
+		// repository.
+		if err = client.DiagnoseURL(ctx, err); !isURLError(err) {
+			err = missingRepo(ctx, client, d, args, err)
+		}
 		return Error(describe(ctx, d, client.Explain(err), r.Timeout))
 	case res == nil:
 		return Error(fmt.Sprintf("internal error in %s: no result", d.Name))

@@ -35,3 +35,9 @@ func missingRepo(ctx context.Context, c *forgejo.Client, d Def, a Args, err erro
 	}
 	return err
 }
+
+// isURLError reports whether err says the forge URL is wrong.
+func isURLError(err error) bool {
+	var ue *forgejo.URLError
+	return errors.As(err, &ue)
+}
