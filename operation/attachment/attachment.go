@@ -153,7 +153,7 @@ func (s scope) tools(ts tool.Toolset) []tool.Def {
 		{
 			Name: s.name("download"), Toolset: ts,
 			Title:       "Download " + s.noun + " attachment", // JSON then the bytes: no outputSchema
-			Description: s.item + " metadata and its bytes up to 1 MiB (image, text, blob; PDF: blob and text); larger: pass offset",
+			Description: s.item + " metadata and bytes up to 1 MiB (a PDF also as text); larger: pass offset",
 			Params: slices.Concat(withID, []tool.Param{
 				tool.Int("offset", "Start byte", tool.AtLeast(0)),
 				tool.Int("max_bytes", "Window size", tool.Range(1, MaxInlineDownloadBytes)),
