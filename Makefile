@@ -30,7 +30,7 @@ run:
 	@if [ -n "$$FORGEJO_URL" ]; then \
 		exec ./$(BIN); \
 	else \
-		env="$$(scripts/dev-forge up)" || exit 1; eval "$$env"; exec ./$(BIN); \
+		env="$$(scripts/dev-forge up </dev/null)" || exit 1; eval "$$env"; exec ./$(BIN); \
 	fi
 
 # The local dev forge alone: start (or reuse) it and print its environment

@@ -51,7 +51,7 @@ func readmeCommands(t *testing.T) []string {
 // cliExample matches an example that runs the installed binary (maybe fed
 // by echo): a placeholder (<version>), a server (--transport) or a
 // set-up line is not one.
-var cliExample = regexp.MustCompile(`^(echo '[^']*' \| )?forgejo-mcp (--cli|--version)`)
+var cliExample = regexp.MustCompile(`^(echo '[^']*' \| )?(\./)?forgejo-mcp (--cli|--version|api )`)
 
 // TestReadmeCLIExamples: every forgejo-mcp example in README.md exits 0
 // against a forge holding forgeadmin/demo, run by bash with the binary on
@@ -62,12 +62,17 @@ func TestReadmeCLIExamples(t *testing.T) {
 	env := []string{"FORGEJO_URL=" + lf.URL, "FORGEJO_ACCESS_TOKEN=" + lf.Token}
 	seed := exec.Command("scripts/seed-demo", binary)
 	seed.Env = append(os.Environ(), env...)
+	// As under make run started by an MCP client: a JSON-RPC line waits on
+	// standard input, for the server, not for the seed's calls.
+	seed.Stdin = strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}` + "\n")
 	out, err := seed.CombinedOutput()
 	require.NoError(t, err, "scripts/seed-demo: %s", out)
 
 	bin := t.TempDir()
 	require.NoError(t, os.Symlink(binary, filepath.Join(bin, "forgejo-mcp")))
 	home, work := t.TempDir(), t.TempDir()
+	// ./forgejo-mcp, as make run leaves it in the checkout.
+	require.NoError(t, os.Symlink(binary, filepath.Join(work, "forgejo-mcp")))
 	var ran int
 	for _, cmd := range readmeCommands(t) {
 		if !cliExample.MatchString(cmd) || strings.Contains(cmd, "<") {

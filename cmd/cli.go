@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
+	"github.com/itchyny/gojq"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/spf13/pflag"
 
@@ -21,9 +23,13 @@ type cliFlags struct {
 	out    string
 	maxOut int64
 	file   string
-	all    bool
-	yes    bool
-	help   bool
+	jq     string
+	watch  bool
+	// interval is --watch's wait between looks.
+	interval time.Duration
+	all      bool
+	yes      bool
+	help     bool
 	// textFiles are the --NAME-file flags of the tool's long text
 	// parameters (--body-file), by parameter name.
 	textFiles map[string]*string
@@ -77,14 +83,18 @@ func runCLI(ctx context.Context, before, after []string, std IO, env Env) int {
 	if found {
 		params = paramFlags(fs, def)
 		cf.registerTextFiles(fs, def)
+		cf.registerWatch(fs, def.Name)
 	}
 	onceOnly(fs)
 	if err := fs.Parse(rest); err != nil {
 		fmt.Fprintln(std.Err, "forgejo-mcp:", cliFlagError(fs, err, def, name))
 		return ExitUsage
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(std.Err, "forgejo-mcp: unexpected argument %q; parameters are flags (--name value); see forgejo-mcp --cli %s --help\n", fs.Arg(0), name)
+	webURL := ""
+	if fs.NArg() == 1 && found && def.TakesURL() && strings.Contains(fs.Arg(0), "://") {
+		webURL = fs.Arg(0) // a page of the forge: what it names fills the arguments
+	} else if fs.NArg() > 0 {
+		fmt.Fprintf(std.Err, "forgejo-mcp: unexpected argument %q; parameters are flags (--name value)%s; see forgejo-mcp --cli %s --help\n", fs.Arg(0), urlHint(found, def), name)
 		return ExitUsage
 	}
 	if err := cf.checkOutput(found, def); err != nil {
@@ -133,26 +143,53 @@ func runCLI(ctx context.Context, before, after []string, std IO, env Env) int {
 		fmt.Fprintf(std.Err, "forgejo-mcp: %s is not offered with the current --toolsets/--tools/--exclude-tools/--read-only selection\n", name)
 		return ExitUsage
 	}
-	args, err := cliArgs(fs, def, params, cf, std.In)
+	var jq *gojq.Code
+	if cf.jq != "" {
+		if jq, err = compileJQ(cf.jq); err != nil {
+			fmt.Fprintln(std.Err, "forgejo-mcp:", err)
+			return ExitUsage
+		}
+	}
+	args, err := cliArgs(ctx, fs, def, params, cf, std.In)
+	if err == nil && webURL != "" {
+		if _, dup := args[tool.URLArg]; dup {
+			err = fmt.Errorf("two web URLs: one as the argument, one in --args; give one")
+		}
+		args[tool.URLArg] = webURL
+	}
+	var from repoFrom
 	if err == nil {
-		err = repoContext(fs, def, args, cfg.URL, env)
+		from, err = repoContext(fs, def, args, cfg.URL, env)
+	}
+	var runner *tool.Runner
+	if err == nil {
+		runner = cfg.runner(newLogger(std.Err, &cfg))
+		if takesPull(def) && runner.Client != nil {
+			if client, cerr := runner.Client(ctx); cerr == nil {
+				err = branchPull(ctx, std, client, def, args, env)
+			}
+		}
 	}
 	if err != nil {
 		fmt.Fprintln(std.Err, "forgejo-mcp:", err)
+		stdinHint(std, cf)
 		return ExitUsage
 	}
+	from.note(std, def, args)
 	if !cf.yes && def.Annotations.Destructive && isTerminalReader(std.In) {
 		if !confirm(std, def, args) {
 			fmt.Fprintln(std.Err, "forgejo-mcp: not confirmed; nothing was sent (--yes skips the question)")
 			return ExitToolError
 		}
 	}
-	runner := cfg.runner(newLogger(std.Err, &cfg))
 	call := func(a map[string]any) *mcp.CallToolResult { return runner.Call(ctx, def, a) }
 	var res *mcp.CallToolResult
-	if cf.all {
+	switch {
+	case cf.all:
 		res = callAll(ctx, std, call, def, args)
-	} else {
+	case cf.watch:
+		res = watchCI(ctx, std, call, args, cf.interval)
+	default:
 		res = call(args)
 	}
 	window := windowMax(def)
@@ -176,9 +213,17 @@ func runCLI(ctx context.Context, before, after []string, std IO, env Env) int {
 		}
 		return runner.Call(ctx, d, a)
 	}
-	if err := printResult(std, res, cf, def, args, callTool); err != nil {
+	if jq != nil && !res.IsError {
+		if err := runJQ(ctx, std.Out, jq, resultText(res)); err != nil {
+			fmt.Fprintln(std.Err, "forgejo-mcp:", err)
+			return ExitToolError
+		}
+	} else if err := printResult(std, res, cf, def, args, callTool); err != nil {
 		fmt.Fprintln(std.Err, "forgejo-mcp:", err)
 		return ExitToolError
+	}
+	if def.Name == ciTool && !res.IsError {
+		return ciExit(res)
 	}
 	if res.IsError {
 		// Arguments the tool refuses (a required one missing, a wrong
@@ -186,12 +231,29 @@ func runCLI(ctx context.Context, before, after []string, std IO, env Env) int {
 		// the forge refusing a call is not. Parse tells them apart: it
 		// fails exactly when the Runner refused before calling the tool.
 		if _, err := def.Parse(args); err != nil {
+			stdinHint(std, cf)
 			fmt.Fprintf(std.Err, "see forgejo-mcp --cli %s --help\n", name)
 			return ExitUsage
 		}
 		return ExitToolError
 	}
 	return ExitOK
+}
+
+// urlHint names the one positional argument a tool takes: a web URL.
+func urlHint(found bool, def tool.Def) string {
+	if found && def.TakesURL() {
+		return ", or one web URL of the forge"
+	}
+	return ""
+}
+
+// stdinHint says, after arguments were found wanting, that JSON piped in
+// is not read unless asked for (it was before --args - was required).
+func stdinHint(std IO, cf cliFlags) {
+	if cf.args == "" && isPipe(std.In) {
+		fmt.Fprintln(std.Err, "forgejo-mcp: standard input is read for arguments only with --args -")
+	}
 }
 
 // register adds the flags of --cli mode; args, out, all, yes and file
@@ -205,6 +267,7 @@ func (cf *cliFlags) register(fs *pflag.FlagSet, forTool, withFile bool) {
 		fs.Int64Var(&cf.maxOut, "max-out-bytes", DefaultMaxOutBytes, "largest file --out writes; a larger one is refused before anything is written")
 		fs.BoolVar(&cf.all, "all", false, fmt.Sprintf("a list tool: follow has_more through every page (at most %d items), at the largest page size", maxAllItems))
 		fs.BoolVarP(&cf.yes, "yes", "y", false, "a destructive tool: do not ask for confirmation on a terminal")
+		fs.StringVarP(&cf.jq, "jq", "q", "", "filter the result's JSON with a jq expression; strings print as text")
 	}
 	if withFile {
 		fs.StringVar(&cf.file, "file", "", "the file to upload: read and base64-encoded for you")
@@ -222,6 +285,9 @@ func (cf *cliFlags) checkOutput(found bool, def tool.Def) error {
 	}
 	if found && cf.all && !isList(def) {
 		return fmt.Errorf("--all is for list tools (with page and limit); %s answers in one piece", def.Name)
+	}
+	if cf.jq != "" && cf.output != "" && cf.output != "json" {
+		return fmt.Errorf("--jq prints JSON values: leave out --output %s", cf.output)
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"bytes"
+	"context"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -77,9 +78,9 @@ func (cf *cliFlags) registerTextFiles(fs *pflag.FlagSet, d tool.Def) {
 	}
 }
 
-// cliArgs merges --args (or standard input) with the typed flags, which
+// cliArgs merges --args (standard input for '-') with the typed flags, which
 // win where both give a value, and with --NAME-file and --file.
-func cliArgs(fs *pflag.FlagSet, d tool.Def, params map[string]func() any, cf cliFlags, stdin io.Reader) (map[string]any, error) {
+func cliArgs(ctx context.Context, fs *pflag.FlagSet, d tool.Def, params map[string]func() any, cf cliFlags, stdin io.Reader) (map[string]any, error) {
 	args := map[string]any{}
 	stdinUsers := 0
 	if cf.args == "-" {
@@ -94,10 +95,13 @@ func cliArgs(fs *pflag.FlagSet, d tool.Def, params map[string]func() any, cf cli
 		return nil, errors.New("standard input can be read once: give '-' to only one of --args and the --…-file flags")
 	}
 	src := []byte(cf.args)
-	if cf.args == "-" || (cf.args == "" && fs.NFlag() == 0 && isPipe(stdin)) {
-		b, err := io.ReadAll(io.LimitReader(stdin, 64<<20))
+	// Standard input is read only when asked (--args -): a call in a
+	// shell loop or under a client's open pipe must not wait for, or eat,
+	// input meant for someone else.
+	if cf.args == "-" {
+		b, err := readStdin(ctx, stdin, maxArgsStdinBytes)
 		if err != nil {
-			return nil, fmt.Errorf("reading arguments from standard input: %v", err)
+			return nil, fmt.Errorf("--args -: reading standard input: %v", err)
 		}
 		src = b
 	}
@@ -119,7 +123,7 @@ func cliArgs(fs *pflag.FlagSet, d tool.Def, params map[string]func() any, cf cli
 		if fs.Changed(flag) {
 			return nil, fmt.Errorf("--%s and --%s-file both give %s: give one", flag, flag, name)
 		}
-		text, err := readTextFile(*path, stdin)
+		text, err := readTextFile(ctx, *path, stdin)
 		if err != nil {
 			return nil, fmt.Errorf("--%s-file %s: %v", flag, *path, err)
 		}
@@ -140,22 +144,19 @@ func cliArgs(fs *pflag.FlagSet, d tool.Def, params map[string]func() any, cf cli
 
 // readTextFile reads a --NAME-file: a file, or standard input for "-".
 // The text must be UTF-8: a binary file is refused rather than mangled.
-func readTextFile(path string, stdin io.Reader) (string, error) {
-	var r io.Reader
+func readTextFile(ctx context.Context, path string, stdin io.Reader) (string, error) {
+	var b []byte
+	var err error
 	if path == "-" {
-		if stdin == nil {
-			return "", errors.New("no standard input")
-		}
-		r = stdin
+		b, err = readStdin(ctx, stdin, maxTextFileBytes+1)
 	} else {
-		f, err := os.Open(path)
-		if err != nil {
+		var f *os.File
+		if f, err = os.Open(path); err != nil {
 			return "", errors.Unwrap(err)
 		}
 		defer f.Close()
-		r = f
+		b, err = io.ReadAll(io.LimitReader(f, maxTextFileBytes+1))
 	}
-	b, err := io.ReadAll(io.LimitReader(r, maxTextFileBytes+1))
 	if err != nil {
 		return "", err
 	}
@@ -181,12 +182,41 @@ func hasParam(d tool.Def, name string) bool {
 // has_more}): it takes a page and a page size.
 func isList(d tool.Def) bool { return hasParam(d, "page") && hasParam(d, "limit") }
 
-// isPipe reports whether r is a pipe or file rather than a terminal, so
-// JSON piped in is read while an interactive shell is not waited on.
+// maxArgsStdinBytes bounds --args - (the JSON of one call; an upload's
+// base64 included).
+const maxArgsStdinBytes = 64 << 20
+
+// readStdin reads r (standard input) to its end, at most limit bytes,
+// and gives up when ctx ends: a read from a pipe nobody closes cannot be
+// interrupted, so it runs apart and is abandoned (the process is about
+// to exit).
+func readStdin(ctx context.Context, r io.Reader, limit int64) ([]byte, error) {
+	if r == nil {
+		return nil, errors.New("no standard input")
+	}
+	type read struct {
+		b   []byte
+		err error
+	}
+	done := make(chan read, 1)
+	go func() {
+		b, err := io.ReadAll(io.LimitReader(r, limit))
+		done <- read{b, err}
+	}()
+	select {
+	case got := <-done:
+		return got.b, got.err
+	case <-ctx.Done():
+		return nil, context.Cause(ctx)
+	}
+}
+
+// isPipe reports whether r is a pipe or a file rather than a terminal:
+// where JSON a caller meant as arguments may be waiting, unread.
 func isPipe(r io.Reader) bool {
 	f, ok := r.(*os.File)
 	if !ok {
-		return r != nil
+		return false
 	}
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice == 0 && (st.Mode()&os.ModeNamedPipe != 0 || st.Mode().IsRegular())

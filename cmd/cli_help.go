@@ -45,11 +45,15 @@ forgejo-mcp --help lists them and the environment variables.
 
 // repoContextHelp is the precedence of the repository a tool acts on.
 const repoContextHelp = `The repository, for a tool that takes --owner and --repo, the first that applies:
-  1. --owner and --repo (or the same in --args)
-  2. -R OWNER/REPO (also --repo OWNER/REPO)
-  3. the git remote of the current directory's repository that points at the
+  1. a web URL of the forge as the one argument (a repository, issue, pull
+     request, file, commit or run page: it fills what it names)
+  2. --owner and --repo (or the same in --args)
+  3. -R OWNER/REPO (also --repo OWNER/REPO, -R HOST/OWNER/REPO, -R URL)
+  4. the git remote of the current directory's repository that points at the
      configured forge (https or ssh; the remote named origin first, then
-     upstream, then the others by name)
+     upstream, then the others by name); a write says which on stderr
+A pull request tool without --index, in a clone: the open pull request of
+the checked-out branch.
 `
 
 // printToolHelp is `--cli TOOL --help`.

@@ -4,6 +4,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -148,8 +149,17 @@ func TestRepoContext(t *testing.T) {
 		{"flags win over the remote", []string{"--owner", "x", "--repo", "y"}, ExitToolError, "issue x/y#3 not found"},
 		{"--args win over the remote", []string{"--args", `{"owner":"x","repo":"y"}`}, ExitToolError, "issue x/y#3 not found"},
 		{"-R and --owner", []string{"-R", "o/r", "--owner", "o"}, ExitUsage, "-R o/r names the owner already"},
-		{"-R not OWNER/REPO", []string{"-R", "o/r/x"}, ExitUsage, `-R wants OWNER/REPO, got "o/r/x"`},
+		{"-R HOST/OWNER/REPO", []string{"-R", strings.TrimPrefix(f.URL, "http://") + "/o/r"}, ExitOK, ""},
+		{"-R web URL", []string{"-R", f.URL + "/o/r/issues/9"}, ExitOK, ""},
+		{"-R another host", []string{"-R", "o/r/x"}, ExitUsage, `o/r/x is on o, not on the configured forge`},
+		{"-R another forge's URL", []string{"-R", "https://github.com/o/r"}, ExitUsage, `is not on the configured forge`},
+		{"-R not OWNER/REPO", []string{"-R", "a/b/c/d"}, ExitUsage, `-R wants OWNER/REPO, HOST/OWNER/REPO or the repository's web URL, got "a/b/c/d"`},
 		{"-R empty owner", []string{"-R", "/r"}, ExitUsage, `-R wants OWNER/REPO`},
+		{"a web URL", []string{f.URL + "/o/r/issues/3"}, ExitOK, ""},
+		{"a web URL wins over the remote", []string{f.URL + "/x/y/issues/3"}, ExitToolError, "issue x/y#3 not found"},
+		{"a web URL disagreeing", []string{f.URL + "/o/r/issues/4"}, ExitUsage, "index is 3, but the url names 4"},
+		{"a web URL of another forge", []string{"https://evil.example/o/r/issues/3"}, ExitUsage, "is not on the configured forge"},
+		{"two arguments", []string{f.URL + "/o/r/issues/3", "x"}, ExitUsage, `unexpected argument`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -166,5 +176,5 @@ func TestRepoContext(t *testing.T) {
 	t.Chdir(t.TempDir())
 	r := runMain(t, env, "", "--cli", "get_issue_by_index", "--index", "3")
 	assert.Equal(t, ExitUsage, r.code)
-	assert.Contains(t, r.err, "get_issue_by_index needs a repository: give -R OWNER/REPO (or --owner and --repo), or run it in a clone whose git remote is on "+f.URL)
+	assert.Contains(t, r.err, "get_issue_by_index needs a repository: give -R OWNER/REPO (or --owner and --repo, or a web URL), or run it in a clone whose git remote is on "+f.URL)
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/spf13/pflag"
 
@@ -58,12 +60,84 @@ paths and issue numbers, asking the forge (each lookup bounded to 3 s).
 }
 
 // runComplete is `forgejo-mcp __complete WORD… CURRENT`: the candidates
-// for CURRENT after the words, one a line.
+// for CURRENT after the words, one a line. The words come as the shell
+// has them on its command line, quotes and backslashes included
+// (dequoted here); the candidates go out raw, each script quoting them
+// for its shell, and a candidate that cannot be one line of plain text
+// (a newline, a control character: forge names are written by others) is
+// left out.
 func runComplete(ctx context.Context, args []string, std IO, env Env) int {
-	for _, c := range completions(ctx, args, env) {
-		fmt.Fprintln(std.Out, c)
+	words := make([]string, len(args))
+	for i, a := range args {
+		words[i] = dequote(a)
+	}
+	for _, c := range completions(ctx, words, env) {
+		value, desc, _ := strings.Cut(c, "\t")
+		if !plainText(value) {
+			continue
+		}
+		if desc != "" {
+			value += "\t" + strings.Map(func(r rune) rune {
+				if !plainText(string(r)) {
+					return ' '
+				}
+				return r
+			}, desc)
+		}
+		fmt.Fprintln(std.Out, value)
 	}
 	return ExitOK
+}
+
+// plainText says whether s can go on a command line as typed text: no
+// control characters (newline, escape, C1) and no bidirectional controls,
+// which would make a candidate read otherwise than it runs.
+func plainText(s string) bool {
+	for _, r := range s {
+		if unicode.IsControl(r) || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) || r == 0x200e || r == 0x200f || r == utf8.RuneError {
+			return false
+		}
+	}
+	return true
+}
+
+// dequote reads a word as a shell wrote it (bash's COMP_WORDS, zsh's
+// words, fish's current token): single and double quotes and backslash
+// escapes are taken off, so a half-typed 'x$( is the text x$( it stands
+// for. An unclosed quote ends with the word.
+func dequote(w string) string {
+	if !strings.ContainsAny(w, `'"\`) {
+		return w
+	}
+	var b strings.Builder
+	var quote rune
+	escaped := false
+	for _, r := range w {
+		switch {
+		case escaped:
+			escaped = false
+			b.WriteRune(r)
+		case quote == '\'':
+			if r == '\'' {
+				quote = 0
+			} else {
+				b.WriteRune(r)
+			}
+		case r == '\\':
+			escaped = true
+		case quote == '"':
+			if r == '"' {
+				quote = 0
+			} else {
+				b.WriteRune(r)
+			}
+		case r == '\'' || r == '"':
+			quote = r
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
 
 // candidate is one completion with its description ("" for none).
@@ -123,6 +197,7 @@ func completions(ctx context.Context, words []string, env Env) []string {
 	}
 	if len(prev) == 0 {
 		return matching(cur, []string{candidate("login", "store a forge and its token"), candidate("logout", "forget a stored forge"),
+			candidate("api", "call an API route no tool covers"),
 			candidate("completion", "a shell completion script")})
 	}
 	return nil
@@ -135,7 +210,8 @@ func completeCLI(ctx context.Context, before, after []string, cur string, env En
 	var cf cliFlags
 	var cfg Config
 	fs := serverFlags(&cfg, env)
-	cf.register(fs, err == nil && name != "list", true)
+	d, known := findTool(name)
+	cf.register(fs, err == nil && name != "list", err != nil || (known && d.CLIFile != ""))
 	if err != nil {
 		if out, done := flagValues(ctx, fs, after, cur, env, nil); done {
 			return out
@@ -153,7 +229,7 @@ func completeCLI(ctx context.Context, before, after []string, cur string, env En
 	}
 	words := append(append([]string{}, before...), rest...)
 	var def *tool.Def
-	if d, ok := findTool(name); ok {
+	if known {
 		def = &d
 		paramFlags(fs, d)
 		cf.registerTextFiles(fs, d)
@@ -163,15 +239,37 @@ func completeCLI(ctx context.Context, before, after []string, cur string, env En
 	return completeFlags(ctx, fs, words, cur, env, def)
 }
 
-// completeFlags completes a flag's value or a flag name of fs.
+// completeFlags completes a flag's value or a flag name of fs. For a
+// tool, its own flags (its parameters, their --NAME-file twins and the
+// flags of --cli) come first: the server's flags, four times as many, are
+// offered only when none of the tool's matches what was typed (--pro →
+// --profile).
 func completeFlags(ctx context.Context, fs *pflag.FlagSet, words []string, cur string, env Env, def *tool.Def) []string {
 	if out, done := flagValues(ctx, fs, words, cur, env, def); done {
 		return out
 	}
-	if strings.HasPrefix(cur, "-") {
-		return matching(cur, flagNames(fs, words))
+	if !strings.HasPrefix(cur, "-") {
+		return nil
 	}
-	return nil
+	all := matching(cur, flagNames(fs, words))
+	if def == nil {
+		return all
+	}
+	var cfg Config
+	server := serverFlags(&cfg, env)
+	var own, others []string
+	for _, c := range all {
+		name, _, _ := strings.Cut(strings.TrimPrefix(c, "--"), "\t")
+		if server.Lookup(name) != nil {
+			others = append(others, c)
+		} else {
+			own = append(own, c)
+		}
+	}
+	if len(own) > 0 {
+		return own
+	}
+	return others
 }
 
 // toolCandidates are the tool names with their descriptions, and list

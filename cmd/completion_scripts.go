@@ -7,17 +7,26 @@ package cmd
 
 const bashCompletion = `# bash completion for forgejo-mcp (forgejo-mcp completion bash)
 _forgejo_mcp() {
-	local cur=${COMP_WORDS[COMP_CWORD]} line IFS=$'\n'
-	local -a out
-	out=($("${COMP_WORDS[0]}" __complete "${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null))
+	local cur=${COMP_WORDS[COMP_CWORD]} line value q
+	local -a out=()
+	# One candidate a line, read as data: no word splitting, no globbing
+	# (a candidate may be * or hold $( ), which the shell must never run).
+	while IFS= read -r line; do
+		out+=("$line")
+	done < <("${COMP_WORDS[0]}" __complete "${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null)
 	COMPREPLY=()
 	if [[ ${out[0]-} == :files ]]; then
 		compopt -o filenames 2>/dev/null
-		COMPREPLY=($(compgen -f -- "$cur"))
+		while IFS= read -r line; do
+			COMPREPLY+=("$line")
+		done < <(compgen -f -- "$cur")
 		return 0
 	fi
 	for line in "${out[@]}"; do
-		COMPREPLY+=("${line%%$'\t'*}")
+		value=${line%%$'\t'*}
+		# Inserted as typed text: quoted for bash, so a name is a name.
+		printf -v q '%q' "$value"
+		COMPREPLY+=("$q")
 	done
 	if [[ ${#COMPREPLY[@]} -eq 1 && ${COMPREPLY[0]} == */ ]]; then
 		compopt -o nospace 2>/dev/null
@@ -47,10 +56,12 @@ _forgejo_mcp() {
 		fi
 	done
 	(( ${#values} )) || return 1
+	# compadd quotes each value for the command line (no -Q): a name
+	# holding $( ), a backquote or a space is inserted as that text.
 	if (( ${#values} == 1 )) && [[ ${values[1]} == */ ]]; then
-		compadd -Q -S '' -- "${values[@]}"
+		compadd -S '' -- "${values[@]}"
 	else
-		compadd -Q -l -d descs -- "${values[@]}"
+		compadd -l -d descs -- "${values[@]}"
 	fi
 }
 if (( $+functions[compdef] )); then

@@ -102,10 +102,7 @@ words=(forgejo-mcp --cli list_repo_issues --state ""); CURRENT=5; _forgejo_mcp`,
 			script, err := exec.Command(bin, "completion", shell).Output()
 			require.NoError(t, err)
 			assert.Contains(t, string(script), "__complete")
-			sh, err := exec.LookPath(shell)
-			if err != nil {
-				t.Skipf("%s is not installed", shell)
-			}
+			sh := requireShell(t, shell)
 			args := []string{"-c", driver}
 			if shell == "zsh" {
 				args = []string{"-f", "-c", driver}
@@ -123,4 +120,19 @@ words=(forgejo-mcp --cli list_repo_issues --state ""); CURRENT=5; _forgejo_mcp`,
 	out, err := exec.Command(bin, "completion", "tcsh").CombinedOutput()
 	assert.Error(t, err)
 	assert.Contains(t, string(out), `unknown shell "tcsh"`)
+}
+
+// requireShell finds a shell the completion tests drive: missing, it is a
+// failure where the suite must be whole (FORGEJO_TEST_REQUIRE=1: CI,
+// where scripts/shells installs them), else a skip.
+func requireShell(t *testing.T, name string) string {
+	t.Helper()
+	sh, err := exec.LookPath(name)
+	if err != nil {
+		if os.Getenv("FORGEJO_TEST_REQUIRE") == "1" {
+			t.Fatalf("%s is not installed: scripts/shells installs bash, zsh and fish", name)
+		}
+		t.Skipf("%s is not installed (scripts/shells installs it)", name)
+	}
+	return sh
 }

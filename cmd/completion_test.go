@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bytes"
 	"context"
 	"strings"
 	"testing"
@@ -65,6 +66,10 @@ func TestCompletions(t *testing.T) {
 		{name: "branches", env: forge, words: []string{"--cli", "create_branch", "-R", "alice/rocket", "--from", "f"}, want: []string{"feature/x"}},
 		{name: "issue numbers", env: forge, words: []string{"--cli", "get_issue_by_index", "-R", "alice/rocket", "--index", "1"}, want: []string{"12"}},
 		{name: "free text: nothing", env: forge, words: []string{"--cli", "create_issue", "-R", "alice/rocket", "--title", ""}, want: nil},
+		{name: "a tool's own flags first", words: []string{"--cli", "get_issue_by_index", "--"}, want: []string{
+			"--all", "--args", "--help", "--index", "--jq", "--max-out-bytes", "--out", "--output", "--owner", "--repo", "--yes"}},
+		{name: "server flags when no own flag matches", words: []string{"--cli", "get_issue_by_index", "--pro"}, want: []string{"--profile"}},
+		{name: "own flags win a shared prefix", words: []string{"--cli", "get_issue_by_index", "--re"}, want: []string{"--repo"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -99,6 +104,9 @@ func TestCompletions(t *testing.T) {
 	t.Chdir(dir)
 	got = values(completions(context.Background(), []string{"--cli", "create_branch", "--from", ""}, func(k string) string { return forge[k] }))
 	assert.Equal(t, []string{"main", "feature/x"}, got)
+	// -R still offers OWNER/REPO there: a bare name is no value for it.
+	got = values(completions(context.Background(), []string{"--cli", "get_issue_by_index", "-R", "alice/r"}, func(k string) string { return forge[k] }))
+	assert.Equal(t, []string{"alice/radar", "alice/rocket"}, got)
 
 	// Profiles complete by name.
 	home := t.TempDir()
@@ -106,4 +114,36 @@ func TestCompletions(t *testing.T) {
 	assert.Equal(t, ExitOK, r.code, r.err)
 	got = values(completions(context.Background(), []string{"--cli", "list", "--profile", "w"}, func(k string) string { return map[string]string{"HOME": home}[k] }))
 	assert.Equal(t, []string{"work"}, got)
+}
+
+// TestDequote: the words a shell passes are read as the text they stand
+// for.
+func TestDequote(t *testing.T) {
+	for in, want := range map[string]string{
+		"plain":        "plain",
+		`'x$(touch`:    "x$(touch",
+		`x\$\(a\)`:     "x$(a)",
+		`"a b"c`:       "a bc",
+		`'it'\''s'`:    "it's",
+		`"open`:        "open",
+		`back\`:        "back",
+		`"say \"hi\""`: `say "hi"`,
+	} {
+		assert.Equal(t, want, dequote(in), in)
+	}
+}
+
+// TestCompleteDropsControlCharacters: __complete prints no candidate that
+// is not one line of plain text, and no description that is either.
+func TestCompleteDropsControlCharacters(t *testing.T) {
+	f := fakeforge.New(t)
+	f.JSON("GET /api/v1/repos/o/r/git/refs/heads", 200, []map[string]any{{"ref": "refs/heads/ok"}, {"ref": "refs/heads/two\nlines"},
+		{"ref": "refs/heads/esc\x1b[2J"}, {"ref": "refs/heads/bidi\u202e"}, {"ref": "refs/heads/x$(y)"}})
+	var out bytes.Buffer
+	env := fakeEnv(f)
+	code := runComplete(context.Background(), []string{"--cli", "create_branch", "-R", "o/r", "--from", ""}, IO{Out: &out}, func(k string) string { return env[k] })
+	assert.Equal(t, ExitOK, code)
+	assert.Equal(t, "ok\nx$(y)\n", out.String())
+	assert.True(t, plainText("naïve-ü"))
+	assert.False(t, plainText("a\u200fb"))
 }

@@ -2,14 +2,12 @@ package cmd
 
 import (
 	"context"
-	"log/slog"
 	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
 
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation"
-	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/complete"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
 )
 
@@ -155,7 +153,10 @@ func forgeValues(ctx context.Context, fs *pflag.FlagSet, d tool.Def, param strin
 	fs.ParseErrorsAllowlist.UnknownFlags = true
 	_ = fs.Parse(words)
 	cfg.LogLevel = "error"
-	if cfg.applyProfile(ctx, env) != nil || cfg.resolve(env, false) != nil || cfg.URL == nil {
+	// The forge and who asks it, without running a profile's token
+	// command: it runs only when the cache cannot answer.
+	forge, id, ok := completionForge(&cfg, env)
+	if !ok {
 		return nil
 	}
 	args := map[string]any{}
@@ -166,31 +167,31 @@ func forgeValues(ctx context.Context, fs *pflag.FlagSet, d tool.Def, param strin
 	}
 	// The git remote fills a repository the words do not name; an error
 	// (none found) leaves the arguments as they are.
-	_ = repoContext(fs, d, args, cfg.URL, env)
+	_, _ = repoContext(fs, d, args, forge, env)
 	ctxArgs := map[string]string{}
 	for k, v := range args {
 		ctxArgs[k], _ = v.(string)
 	}
-	ctx, cancel := context.WithTimeout(ctx, lookupTimeout)
-	defer cancel()
-	c := complete.New(complete.Options{Client: cfg.runner(slog.New(slog.DiscardHandler)).Client})
-	if param == "repo" && (strings.Contains(cur, "/") || ctxArgs["owner"] == "" || !hasParam(d, "owner")) {
+	c := &forgeLookups{cfg: &cfg, env: env, forge: forge.String(), id: id, cache: newShellCache(env), now: time.Now()}
+	// -R (and --repo without --owner) takes OWNER/REPO: a bare name from
+	// the git remote's owner would then fail as "missing owner".
+	if param == "repo" && (strings.Contains(cur, "/") || !fs.Changed("owner") || !hasParam(d, "owner")) {
 		// -R OWNER/REPO: owners first, then the owner's repositories.
 		owner, prefix, found := strings.Cut(cur, "/")
 		if !found {
 			var out []string
-			for _, o := range c.Values(ctx, "owner", owner, nil, false) {
+			for _, o := range c.values(ctx, "owner", owner, nil, false) {
 				out = append(out, o+"/")
 			}
 			return out
 		}
 		var out []string
-		for _, r := range c.Values(ctx, "repo", prefix, map[string]string{"owner": owner}, false) {
+		for _, r := range c.values(ctx, "repo", prefix, map[string]string{"owner": owner}, false) {
 			out = append(out, owner+"/"+r)
 		}
 		return out
 	}
-	return c.Values(ctx, lookup, cur, ctxArgs, strings.Contains(d.Name, "pull"))
+	return c.values(ctx, lookup, cur, ctxArgs, strings.Contains(d.Name, "pull"))
 }
 
 // commaList completes the last item of a comma-separated value.

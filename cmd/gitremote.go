@@ -61,7 +61,18 @@ func remoteRepo(dir string, forge *url.URL, env Env) (owner, repo, remote string
 // (worktree, submodule), that of the directory it names, or of the common
 // directory that one shares.
 func gitConfigPath(dir string, env Env) string {
-	gitDir := env("GIT_DIR")
+	_, common := gitDirs(dir, env)
+	if common == "" {
+		return ""
+	}
+	return filepath.Join(common, "config")
+}
+
+// gitDirs finds the git directory of the repository holding dir (a
+// worktree's own, which has its HEAD) and the common directory it shares
+// (which has the configuration); "" when dir is in no repository.
+func gitDirs(dir string, env Env) (gitDir, common string) {
+	gitDir = env("GIT_DIR")
 	if gitDir != "" && !filepath.IsAbs(gitDir) {
 		gitDir = filepath.Join(dir, gitDir)
 	}
@@ -75,7 +86,7 @@ func gitConfigPath(dir string, env Env) string {
 			b, err := os.ReadFile(p)
 			target, found := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir:")
 			if err != nil || !found {
-				return ""
+				return "", ""
 			}
 			gitDir = strings.TrimSpace(target)
 			if !filepath.IsAbs(gitDir) {
@@ -85,18 +96,54 @@ func gitConfigPath(dir string, env Env) string {
 		}
 		parent := filepath.Dir(d)
 		if parent == d {
-			return ""
+			return "", ""
 		}
 		d = parent
 	}
+	common = gitDir
 	if b, err := os.ReadFile(filepath.Join(gitDir, "commondir")); err == nil {
-		common := strings.TrimSpace(string(b))
+		common = strings.TrimSpace(string(b))
 		if !filepath.IsAbs(common) {
 			common = filepath.Join(gitDir, common)
 		}
-		gitDir = common
 	}
-	return filepath.Join(gitDir, "config")
+	return gitDir, common
+}
+
+// currentBranch is the branch checked out in the repository holding dir,
+// as the forge knows it: the branch it tracks (branch.NAME.merge) when
+// set, else its own name; ok is false on a detached HEAD or outside a
+// repository.
+func currentBranch(dir string, env Env) (branch string, ok bool) {
+	gitDir, common := gitDirs(dir, env)
+	if gitDir == "" {
+		return "", false
+	}
+	head, err := os.ReadFile(filepath.Join(gitDir, "HEAD"))
+	if err != nil {
+		return "", false
+	}
+	name, found := strings.CutPrefix(strings.TrimSpace(string(head)), "ref: refs/heads/")
+	if !found || name == "" {
+		return "", false
+	}
+	if config, err := os.ReadFile(filepath.Join(common, "config")); err == nil {
+		if merge, found := strings.CutPrefix(gitConfigValue(config, "branch", name, "merge"), "refs/heads/"); found && merge != "" {
+			return merge, true
+		}
+	}
+	return name, true
+}
+
+// gitConfigValue is the first value of key in the [section "sub"] of a
+// git configuration file, "" when there is none.
+func gitConfigValue(config []byte, section, sub, key string) string {
+	for _, e := range gitConfigEntries(config) {
+		if strings.EqualFold(e.section, section) && e.sub == sub && strings.EqualFold(e.key, key) {
+			return e.value
+		}
+	}
+	return ""
 }
 
 // parseRemotes reads the url of each [remote "NAME"] section of a git
@@ -104,7 +151,26 @@ func gitConfigPath(dir string, env Env) string {
 func parseRemotes(config []byte) []gitRemote {
 	var out []gitRemote
 	seen := map[string]bool{}
-	section := ""
+	for _, e := range gitConfigEntries(config) {
+		if !strings.EqualFold(e.section, "remote") || e.sub == "" || seen[e.sub] || !strings.EqualFold(e.key, "url") {
+			continue
+		}
+		seen[e.sub] = true
+		out = append(out, gitRemote{e.sub, e.value})
+	}
+	return out
+}
+
+// gitEntry is one key = value line of a git configuration file, in its
+// [section "sub"].
+type gitEntry struct{ section, sub, key, value string }
+
+// gitConfigEntries reads the key = value lines of a git configuration
+// file with the section they are in (comments and blank lines skipped, a
+// quoted value unquoted; include files are not followed).
+func gitConfigEntries(config []byte) []gitEntry {
+	var out []gitEntry
+	var section, sub string
 	sc := bufio.NewScanner(bytes.NewReader(config))
 	for sc.Scan() {
 		line := strings.TrimSpace(sc.Text())
@@ -112,31 +178,26 @@ func parseRemotes(config []byte) []gitRemote {
 			continue
 		}
 		if line[0] == '[' {
-			section = ""
-			end := strings.IndexByte(line, ']')
-			if end < 0 {
-				continue
+			section, sub = "", ""
+			if end := strings.IndexByte(line, ']'); end >= 0 {
+				head := strings.TrimSpace(line[1:end])
+				var found bool
+				section, sub, found = strings.Cut(head, " ")
+				if found {
+					sub = strings.Trim(strings.TrimSpace(sub), `"`)
+				}
 			}
-			head := strings.TrimSpace(line[1:end])
-			kind, name, found := strings.Cut(head, " ")
-			if found && strings.EqualFold(kind, "remote") {
-				section = strings.Trim(strings.TrimSpace(name), `"`)
-			}
-			continue
-		}
-		if section == "" || seen[section] {
 			continue
 		}
 		key, value, found := strings.Cut(line, "=")
-		if !found || !strings.EqualFold(strings.TrimSpace(key), "url") {
+		if !found || section == "" {
 			continue
 		}
 		value = strings.TrimSpace(value)
 		if len(value) >= 2 && value[0] == '"' && value[len(value)-1] == '"' {
 			value = value[1 : len(value)-1]
 		}
-		seen[section] = true
-		out = append(out, gitRemote{section, value})
+		out = append(out, gitEntry{section, sub, strings.TrimSpace(key), value})
 	}
 	return out
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -79,14 +80,11 @@ func validProfileName(name string) error {
 func loadProfiles(dir string) (*profileStore, error) {
 	store := &profileStore{Profiles: map[string]Profile{}}
 	path := filepath.Join(dir, "config.json")
-	b, err := os.ReadFile(path)
+	b, err := readPrivate(path, 0o022, "others can change it, and it says which command gives the token")
 	if errors.Is(err, fs.ErrNotExist) {
 		return store, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("reading %s: %v", path, errors.Unwrap(err))
-	}
-	if err := checkPrivate(path, 0o022, "others can change it, and it says which command gives the token"); err != nil {
 		return nil, err
 	}
 	if err := json.Unmarshal(b, store); err != nil {
@@ -132,20 +130,33 @@ func writePrivate(path string, b []byte) error {
 	return os.Rename(tmp.Name(), path)
 }
 
-// checkPrivate refuses a file whose mode has any of the bits in mask
-// (group or world access), saying why it matters.
-func checkPrivate(path string, mask fs.FileMode, why string) error {
-	if runtime.GOOS == "windows" {
-		return nil
-	}
-	st, err := os.Stat(path)
+// maxPrivateBytes bounds config.json and a token file.
+const maxPrivateBytes = 1 << 20
+
+// readPrivate reads a file of the configuration folder that only this user
+// may have written (openPrivate): config.json (mask 0o022: others may not
+// write it) or a token (0o077: nor read it).
+func readPrivate(path string, mask fs.FileMode, why string) ([]byte, error) {
+	f, err := openPrivate(path, mask, why)
 	if err != nil {
-		return err
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, err
+		}
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			return nil, fmt.Errorf("reading %s: %v", path, pe.Err)
+		}
+		return nil, err
 	}
-	if st.Mode().Perm()&mask != 0 {
-		return fmt.Errorf("%s has mode %04o: %s; run chmod 600 %s", path, st.Mode().Perm(), why, path)
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxPrivateBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %v", path, err)
 	}
-	return nil
+	if len(b) > maxPrivateBytes {
+		return nil, fmt.Errorf("%s is larger than %d KiB: not a configuration file", path, maxPrivateBytes>>10)
+	}
+	return b, nil
 }
 
 func tokenPath(dir, name string) string { return filepath.Join(dir, "tokens", name) }
@@ -156,11 +167,11 @@ func (p Profile) token(ctx context.Context, dir, name string) (string, error) {
 		return runTokenCommand(ctx, p.TokenCommand)
 	}
 	path := tokenPath(dir, name)
-	b, err := os.ReadFile(path)
-	if err != nil {
+	b, err := readPrivate(path, 0o077, "others can read the token")
+	if errors.Is(err, fs.ErrNotExist) {
 		return "", fmt.Errorf("profile %s: cannot read its token: %v; run forgejo-mcp login --profile %s again", name, errors.Unwrap(err), name)
 	}
-	if err := checkPrivate(path, 0o077, "others can read the token"); err != nil {
+	if err != nil {
 		return "", err
 	}
 	return strings.TrimSpace(string(b)), nil

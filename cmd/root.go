@@ -15,6 +15,7 @@ import (
 
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/mcpserver"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/pdftext"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/redact"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/rpcguard"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/stdio"
@@ -44,7 +45,7 @@ func Main(ctx context.Context, args []string, std IO, env Env) int {
 		}
 	}
 	if i := indexOf(args, "--cli"); i >= 0 {
-		return runCLI(ctx, args[:i], args[i+1:], std, env)
+		return interruptible(ctx, func() int { return runCLI(ctx, args[:i], args[i+1:], std, env) })
 	}
 	var cfg Config
 	fs := serverFlags(&cfg, env)
@@ -75,6 +76,8 @@ func Main(ctx context.Context, args []string, std IO, env Env) int {
 		return ExitUsage
 	}
 	logger := newLogger(std.Err, &cfg)
+	// The calls reading PDFs share one memory pool (security issue 26).
+	ctx = pdftext.WithMemoryPool(ctx, pdftext.NewMemoryPool(pdftext.DefaultPoolBytes))
 	all := operation.All()
 	sel := cfg.serverSelection()
 	switch {
@@ -143,6 +146,8 @@ func subcommand(name string) func(context.Context, []string, IO, Env) int {
 		return runLogin
 	case "logout":
 		return runLogout
+	case "api":
+		return runAPI
 	case "completion":
 		return runCompletion
 	case completeCommand:
@@ -158,7 +163,7 @@ func argHint(arg string) string {
 	if _, ok := tool.Find(all, arg); ok {
 		return fmt.Sprintf(" (did you mean --cli %s?)", arg)
 	}
-	if hint := tool.Suggest(arg, []string{"login", "logout", "completion"}); hint != "" {
+	if hint := tool.Suggest(arg, []string{"login", "logout", "api", "completion"}); hint != "" {
 		return fmt.Sprintf(" (did you mean forgejo-mcp %s?)", hint)
 	}
 	if hint := tool.Suggest(arg, toolNames(all)); hint != "" {

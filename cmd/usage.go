@@ -25,6 +25,7 @@ Usage:
   forgejo-mcp [flags]                      serve MCP on stdio (--transport http: streamable HTTP)
   forgejo-mcp --cli list                   the tools, by toolset
   forgejo-mcp --cli TOOL [flags]           call one tool; forgejo-mcp --cli help for its flags
+  forgejo-mcp api [METHOD] ROUTE [flags]   call an API route no tool covers (api --help)
   forgejo-mcp login --url URL              store a forge and its token as a profile
   forgejo-mcp logout --profile NAME        forget a stored profile
   forgejo-mcp completion bash|zsh|fish     a shell completion script

@@ -17,6 +17,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
 )
 
@@ -57,6 +58,11 @@ type Options struct {
 	// Admit counts a forge lookup against the concurrency limits
 	// (tool.Runner.Admit); nil admits everything.
 	Admit func(ctx context.Context, name string) (done func(), refusal string)
+	// Plain leaves out a value holding an invisible or control character
+	// (a newline, an escape, a bidirectional override) instead of showing
+	// it escaped: a shell inserts a candidate into a command line as
+	// typed text, where an escaped form would name something else.
+	Plain bool
 }
 
 // Completer answers completions for the identity of each request.
@@ -152,16 +158,9 @@ func (c *Completer) complete(ctx context.Context, arg mcp.CompleteArgument, cc m
 		}
 		defer done()
 	}
-	lctx, cancel := context.WithTimeout(ctx, lookupTimeout)
-	defer cancel()
-	col := &collector{prefix: prefix, whole: true}
-	whole, err := l.fetch(lctx, client, func(v string) { col.add(client.Redact(tool.EscapeInvisible(v))) })
+	col, whole, err := c.fetch(ctx, client, l, prefix)
 	if err != nil {
 		return empty(), nil
-	}
-	if l.sorted {
-		sort.Strings(col.all)
-		sort.Strings(col.matched)
 	}
 	if whole && col.whole {
 		c.cache.put(cacheKey{client, l.key, ""}, entry{values: col.all})
@@ -170,6 +169,66 @@ func (c *Completer) complete(ctx context.Context, arg mcp.CompleteArgument, cc m
 	e := entry{values: col.matched, total: col.total, more: !whole || col.total > len(col.matched)}
 	c.cache.put(cacheKey{client, l.key, prefix}, e)
 	return e.completion(), nil
+}
+
+// fetch runs lookup l for prefix: whole says the forge answered with its
+// whole list (col.whole, that col.all kept all of it).
+func (c *Completer) fetch(ctx context.Context, client *forgejo.Client, l lookup, prefix string) (col *collector, whole bool, err error) {
+	lctx, cancel := context.WithTimeout(ctx, lookupTimeout)
+	defer cancel()
+	col = &collector{prefix: prefix, whole: true}
+	whole, err = l.fetch(lctx, client, func(v string) {
+		shown := tool.EscapeInvisible(v)
+		if c.opts.Plain && shown != v {
+			return
+		}
+		col.add(client.Redact(shown))
+	})
+	if err != nil {
+		return nil, false, err
+	}
+	if l.sorted {
+		sort.Strings(col.all)
+		sort.Strings(col.matched)
+	}
+	return col, whole, nil
+}
+
+// Lookup answers the argument name for a shell that keeps answers itself
+// between its processes: every value when the forge's whole list was
+// short enough to keep (whole: any later prefix can be answered from it),
+// else the values matching prefix. nil when the argument is not one it
+// knows or the forge fails.
+func (c *Completer) Lookup(ctx context.Context, name, prefix string, args map[string]string, pulls bool) (values []string, whole bool) {
+	kind := "issues"
+	if pulls {
+		kind = "pulls"
+	}
+	if c.opts.Client == nil {
+		return nil, false
+	}
+	client, err := c.opts.Client(ctx)
+	if err != nil || client == nil {
+		return nil, false
+	}
+	l, ok := lookupFor(mcp.CompleteArgument{Name: name, Value: prefix}, mcp.CompleteContext{Arguments: args}, kind)
+	if !ok {
+		return nil, false
+	}
+	col, whole, err := c.fetch(ctx, client, l, strings.ToLower(prefix))
+	switch {
+	case err != nil:
+		return nil, false
+	case whole && col.whole:
+		return col.all, true
+	}
+	return col.matched, false
+}
+
+// Match keeps the values that start with prefix, as an answer does
+// (case-insensitively), at most MaxValues.
+func Match(values []string, prefix string) []string {
+	return match(values, strings.ToLower(prefix)).Values
 }
 
 // collector keeps what a lookup can answer with: every value while there

@@ -79,7 +79,7 @@ func Parse(raw string) (Target, error) {
 		param tool.Param
 		value string
 	}{{tool.Owner(), u.Host}, {tool.Repo(), segs[0]}} {
-		if !p.param.Pattern.MatchString(p.value) || len(p.value) > p.param.MaxLength {
+		if !p.param.Pattern.MatchString(p.value) || len(p.value) > p.param.MaxLength || p.value == "." || p.value == ".." {
 			return Target{}, badURI("%s %q is not a valid name: %s", p.param.Name, forgejo.Clip(p.value), p.param.PatternHint)
 		}
 	}

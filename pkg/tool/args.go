@@ -106,6 +106,9 @@ func (d Def) parse(raw any, redact func(string) string) (Args, error) {
 		v, present := in[p.Name]
 		if !present || v == nil {
 			if p.Required {
+				if (p.Name == "owner" || p.Name == "repo") && d.TakesURL() {
+					return Args{}, d.inputErr("missing required argument %q (%s), or url, the repository's web address", p.Name, p.Description)
+				}
 				return Args{}, d.inputErr("missing required argument %q (%s)", p.Name, p.Description)
 			}
 			if p.Default != nil {

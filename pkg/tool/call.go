@@ -122,6 +122,10 @@ func (r *Runner) call(ctx context.Context, d Def, raw any, client *forgejo.Clien
 	if msg := r.checkArgSize(d, raw); msg != "" {
 		return Error(msg)
 	}
+	raw, err := d.fromURL(raw, client)
+	if err != nil {
+		return Error(err.Error())
+	}
 	args, err := d.parse(raw, client.Redact)
 	if err != nil {
 		return Error(err.Error())
@@ -151,6 +155,7 @@ func (r *Runner) call(ctx context.Context, d Def, raw any, client *forgejo.Clien
 		}
 	}()
 	res, err = d.Handler(ctx, client, args)
+	r.overran(ctx, d.Name)
 	switch {
 	case err != nil:
 		// A wrong forge URL first (a repository page's URL answers 404 to
@@ -169,6 +174,20 @@ func (r *Runner) call(ctx context.Context, d Def, raw any, client *forgejo.Clien
 		res.StructuredContent = nil
 	}
 	return res
+}
+
+// overrun is how long past its deadline a handler may return before the
+// Runner says so: its work is to stop at the deadline (a PDF's
+// extraction stops within milliseconds), and its concurrency slot stays
+// taken until it returns, so a handler that runs on holds a slot.
+const overrun = time.Second
+
+// overran logs a handler that returned well after its deadline.
+func (r *Runner) overran(ctx context.Context, name string) {
+	deadline, ok := ctx.Deadline()
+	if late := time.Since(deadline); ok && late > overrun && r.Logger != nil {
+		r.Logger.LogAttrs(ctx, slog.LevelWarn, "tool call ran on past its deadline", slog.String("tool", name), slog.Duration("late", late))
+	}
 }
 
 // checkArgSize returns why raw is too large for d, or "".
