@@ -55,13 +55,19 @@ func CleanUnknownTool(msg string) string {
 
 // CleanUnknownToolReply is CleanUnknownTool on a reply's error message.
 func CleanUnknownToolReply(m mcp.JSONRPCMessage) mcp.JSONRPCMessage {
+	return RewriteErrorMessage(m, CleanUnknownTool)
+}
+
+// RewriteErrorMessage returns m with its error message passed through f
+// when m is a JSON-RPC error (a value or a pointer); a result is m as it is.
+func RewriteErrorMessage(m mcp.JSONRPCMessage, f func(string) string) mcp.JSONRPCMessage {
 	switch e := m.(type) {
 	case mcp.JSONRPCError:
-		e.Error.Message = CleanUnknownTool(e.Error.Message)
+		e.Error.Message = f(e.Error.Message)
 		return e
 	case *mcp.JSONRPCError:
 		if e != nil {
-			e.Error.Message = CleanUnknownTool(e.Error.Message)
+			e.Error.Message = f(e.Error.Message)
 		}
 	}
 	return m
