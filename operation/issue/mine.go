@@ -2,6 +2,7 @@ package issue
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"net/url"
 	"slices"
@@ -64,6 +65,9 @@ func listMine(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToo
 	typ, limit := a.String("type"), int(a.Int("limit"))
 	if typ == "issues" {
 		ways = slices.DeleteFunc(slices.Clone(ways), func(w string) bool { return w == "review_requested" })
+		if len(ways) == 0 {
+			return nil, errors.New("involved review_requested lists pull requests awaiting your review, and type issues leaves them out: use type pulls (or all)")
+		}
 	}
 	byURL := map[string]*Mine{}
 	more := false

@@ -127,6 +127,12 @@ func TestListMyIssuesErrors(t *testing.T) {
 	assert.Contains(t, text, "read:issue")
 	assert.NotContains(t, text, "me/a#1")
 
+	before := len(f.Requests())
+	res = f.Call(t, issue.Tools(), "list_my_issues", map[string]any{"involved": "review_requested", "type": "issues"})
+	require.True(t, res.IsError, "nothing can match: an error, not an empty list")
+	assert.Contains(t, fakeforge.Text(t, res), "use type pulls")
+	assert.Len(t, f.Requests(), before, "no forge call")
+
 	res = f.Call(t, issue.Tools(), "list_my_issues", map[string]any{"involved": "everything"})
 	require.True(t, res.IsError)
 	assert.Contains(t, fakeforge.Text(t, res), "review_requested", "the error lists the values")
