@@ -22,6 +22,7 @@ var withoutOutput = map[string]string{
 	"download_release_attachment": "mixed content: JSON, then the bytes",
 	"download_artifact":           "mixed content: JSON, then the zip's bytes",
 	"list_my_issues":              "in the default selection, whose tools/list budget its 700-byte schema would break",
+	"get_issue_timeline":          "in the default selection, whose tools/list budget (as clients receive it) list_my_issues filled",
 }
 
 // TestTitlesAndOutputSchemas: every tool has a human title, and every tool

@@ -20,7 +20,7 @@ import (
 // (issue 28, B.4): search_issues answers it but is outside the default,
 // where no tool listed the user's work across repositories. list_my_issues
 // is the compact form: the token user's issues and pull requests, by how
-// they involve the user, any of the ways by default.
+// they involve the user, all of the ways unless one is asked.
 
 // mineVia are the ways an issue is the user's that "any" gathers: the
 // forge's search takes one at a time (several set are all required).
@@ -36,10 +36,10 @@ func mineTools() []tool.Def {
 		// No Output: its schema would cost the default selection 700
 		// bytes of tools/list; the JSON text is the result.
 		Title:       "My issues and pull requests",
-		Description: "Issues and PRs you opened, are assigned or must review, in any repo, newest first",
+		Description: "Your issues and PRs in every repo, newest first",
 		Params: []tool.Param{
 			tool.Str("type", "Issues, pulls or all", tool.Default("all"), tool.OneOf("issues", "pulls", "all")),
-			tool.Str("involved", "How they are yours", tool.Default("any"), tool.OneOf(append([]string{"any"}, mineVia...)...)),
+			tool.Str("involved", "Only one way (default: all)", tool.OneOf(mineVia...)),
 			tool.State(), tool.Limit()},
 		Annotations: tool.Read(), Handler: listMine,
 	}}
@@ -58,9 +58,9 @@ type Mine struct {
 // of that way's whole list, and the newest limit of the union are among
 // the first limit of each answer: the merge is exact, not a sample.
 func listMine(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
-	ways := []string{a.String("involved")}
-	if ways[0] == "any" {
-		ways = mineVia
+	ways := mineVia
+	if way := a.String("involved"); way != "" {
+		ways = []string{way}
 	}
 	typ, limit := a.String("type"), int(a.Int("limit"))
 	if typ == "issues" {
