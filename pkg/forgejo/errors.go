@@ -29,7 +29,8 @@ type Error struct {
 	// NoRoute is set on a 404 from the forge's router rather than from a
 	// route's handler: the forge's API has no such route, so nothing was
 	// looked up. Forge and Needs say which forge that is and, when the
-	// route is declared in Routes, which forges have it.
+	// route is declared in Routes, which described forges have it and
+	// which lack it (and what to do instead, RouteDiff.Instead).
 	NoRoute bool
 	Forge   Forge
 	Needs   string
@@ -83,7 +84,7 @@ func (e *Error) noRouteText(op string) string {
 		forge += " (" + e.Forge.String() + ")"
 	}
 	if e.Needs != "" {
-		needs = "; it needs " + e.Needs
+		needs = "; " + e.Needs
 	}
 	return fmt.Sprintf("%s: %s has no such API route (its router answered 404 page not found, so nothing was looked up and this says nothing about whether it exists)%s",
 		op, forge, needs)
@@ -334,6 +335,7 @@ func describeCause(err error) string {
 	var routeErr *RouteError
 	var syn *json.SyntaxError
 	var typ *json.UnmarshalTypeError
+	var costErr *DecodeCostError
 	switch {
 	case err == nil:
 		return "failed"
@@ -347,6 +349,8 @@ func describeCause(err error) string {
 		return "cancelled before the forge answered"
 	case errors.Is(err, context.DeadlineExceeded):
 		return "timed out waiting for the forge; narrow the request or retry"
+	case errors.As(err, &costErr):
+		return costErr.Error()
 	case errors.Is(err, ErrResponseTooLarge):
 		return "the forge's reply is larger than the response limit; narrow the request (page, limit, path)"
 	case errors.As(err, &syn), errors.As(err, &typ), errors.Is(err, io.ErrUnexpectedEOF):
@@ -380,14 +384,15 @@ func Sanitize(s string, max int) string {
 		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) {
 			continue
 		}
-		if space && b.Len() > 0 {
-			b.WriteByte(' ')
-			n++
-		}
+		sep := space && b.Len() > 0
 		space = false
-		if n >= max {
+		if n >= max || sep && n+1 >= max { // no room for the separator and a rune
 			b.WriteString("…")
 			break
+		}
+		if sep {
+			b.WriteByte(' ')
+			n++
 		}
 		b.WriteRune(r)
 		n++

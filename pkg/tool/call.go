@@ -32,8 +32,9 @@ const (
 
 // Runner is the call pipeline every tool call goes through, whatever the
 // transport: argument bounds and validation, identity, deadline, concurrency
-// bound, panic recovery, error shaping, result bounds, escaping of invisible
-// characters, token redaction and logging.
+// bound, panic recovery, error shaping, result bounds, marking of text the
+// web view hides, escaping of invisible characters, token redaction and
+// logging.
 type Runner struct {
 	Client ClientFunc
 	// Timeout is each call's deadline; 0 means none.
@@ -73,6 +74,9 @@ func (r *Runner) Call(ctx context.Context, d Def, raw any) *mcp.CallToolResult {
 			res = Error(msg)
 		}
 	}
+	// Text the forge's web view hides is marked in the markdown the
+	// result carries (hidden.go), before the escaping: the marks are text.
+	markHidden(d, res)
 	// Invisible characters are escaped in every string the result carries
 	// (forge text reaches error messages too), then the token is redacted,
 	// last, so nothing after it can reintroduce it.
