@@ -39,7 +39,7 @@ func mineTools() []tool.Def {
 		Description: "Your issues and PRs in every repo, newest first",
 		Params: []tool.Param{
 			tool.Str("type", "Issues, pulls or all", tool.Default("all"), tool.OneOf("issues", "pulls", "all")),
-			tool.Str("involved", "Only one way (default: all)", tool.OneOf(mineVia...)),
+			tool.Str("involved", "One way only", tool.OneOf(mineVia...)),
 			tool.State(), tool.Limit()},
 		Annotations: tool.Read(), Handler: listMine,
 	}}

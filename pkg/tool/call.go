@@ -172,7 +172,7 @@ func (r *Runner) call(ctx context.Context, d Def, raw any, client *forgejo.Clien
 	case res == nil:
 		return Error(fmt.Sprintf("internal error in %s: no result", d.Name))
 	}
-	if d.Output == nil || res.IsError {
+	if d.Output == nil || d.Unadvertised || res.IsError {
 		// structuredContent is sent only where tools/list announced its
 		// schema; an error's text is the whole message.
 		res.StructuredContent = nil
