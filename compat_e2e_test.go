@@ -83,8 +83,8 @@ func TestE2ERedactionAliasesAndHints(t *testing.T) {
 				_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "get_isue_by_index", Arguments: map[string]any{}})
 				require.Error(t, err, "an unknown tool stays a JSON-RPC error")
 				t.Logf("the client sees: %v", err)
-				assert.Contains(t, err.Error(), `did you mean "get_issue_by_index"?`)
-				assert.Contains(t, err.Error(), "not found")
+				assert.Contains(t, err.Error(), `tool 'get_isue_by_index' not found; did you mean "get_issue_by_index"?`,
+					"the hint follows the quoted name, which is the name as sent")
 			})
 		})
 	}

@@ -93,8 +93,8 @@ func newSurfaceFixture(t *testing.T, lf *testforge.Forge, cs *mcp.ClientSession)
 	fx.commentAtt = upload("create_comment_attachment", map[string]any{"comment_id": fx.comment}, []byte("log line\n"), "crash.log")
 	fx.relAt = upload("create_release_attachment", map[string]any{"release_id": fx.release}, []byte("binary\x00asset"), "asset.bin")
 
-	// The URI a windowed download names its blob with (1 MiB windows; a
-	// tool call's default is 40 KiB).
+	// The URI a windowed download names its blob with (1 MiB windows, the
+	// inline cap).
 	res, text := callTool(t, cs, "download_issue_attachment", map[string]any{"owner": fx.owner, "repo": fx.repo,
 		"index": fx.issue, "attachment_id": fx.bigID, "offset": 0, "max_bytes": 1 << 20})
 	require.False(t, res.IsError, text)

@@ -192,7 +192,11 @@ func runCLI(ctx context.Context, before, after []string, std IO, env Env) int {
 	default:
 		res = call(args)
 	}
-	if window := windowMax(def); cf.out != "" && window > 0 && !res.IsError && args["offset"] == nil && args["max_bytes"] == nil {
+	window := windowMax(def)
+	if cfg.MaxInlineBytes > 0 {
+		window = min(window, cfg.MaxInlineBytes) // --max-inline-bytes bounds the windows too
+	}
+	if cf.out != "" && window > 0 && !res.IsError && args["offset"] == nil && args["max_bytes"] == nil {
 		if _, _, inline := payload(res); !inline {
 			// Over the inline cap: read it in windows.
 			if err := pageOut(ctx, std, call, args, window, res, cf.out, cf.maxOut); err != nil {

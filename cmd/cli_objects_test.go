@@ -51,6 +51,6 @@ func TestCLIObjectList(t *testing.T) {
 		})
 	}
 	r := runMain(t, nil, "", "--cli", "create_pull_review", "--help")
-	assert.Contains(t, r.out, "--comments         objects  Line comments, each on one line of a diff hunk (list of {path, new_line?, old_line?, body}, at most 50")
+	assert.Contains(t, r.out, "--comments         objects  Line comments; each needs new_line or old_line, not both (list of {path, new_line?, old_line?, body}, at most 50")
 	assert.Contains(t, r.out, "use --args")
 }

@@ -53,9 +53,14 @@ type Config struct {
 	MaxConcurrentPerUser int
 	MaxUploadBytes       int64
 	// Bounds of the hardening issue (#4); see docs/hardening.md.
-	MaxFrameBytes      int   // one inbound stdio message; 0 until resolved
-	MaxArgsBytes       int64 // arguments of a tool without LargeArgs
-	MaxResultBytes     int64 // content of one result
+	MaxFrameBytes  int   // one inbound stdio message; 0 until resolved
+	MaxArgsBytes   int64 // arguments of a tool without LargeArgs
+	MaxResultBytes int64 // content of one result
+	// MaxInlineBytes is the inline cap (tool.InlineCap): the most bytes
+	// of a file a download returns in one result; parsed from
+	// rawMaxInline ("640KiB") by resolveBounds.
+	MaxInlineBytes     int64
+	rawMaxInline       string
 	MaxOutstanding     int   // stdio requests handled at once
 	MaxInflightBytes   int64 // cost of the requests decoded and handled at once (#8)
 	CAFile             string
@@ -98,6 +103,7 @@ func (c *Config) registerFlags(fs *pflag.FlagSet, env Env) {
 	fs.IntVar(&c.MaxFrameBytes, "max-frame-bytes", 0, "largest inbound stdio message; a longer one is refused unread (default 16 MiB, raised to fit --max-upload-bytes in base64)")
 	fs.Int64Var(&c.MaxArgsBytes, "max-args-bytes", tool.DefaultMaxArgBytes, "largest arguments of a tool call, as JSON, for tools other than uploads")
 	fs.Int64Var(&c.MaxResultBytes, "max-result-bytes", tool.DefaultMaxResultBytes, "largest result of a tool call; a larger one fails with how to narrow the request")
+	fs.StringVar(&c.rawMaxInline, "max-inline-bytes", envOr(env, "FORGEJO_MCP_MAX_INLINE_BYTES", "1MiB"), "most bytes of a file a download returns in one result (1KiB to 1MiB, e.g. 640KiB for a client that refuses results over 1 MB); larger files come in windows of this size (env FORGEJO_MCP_MAX_INLINE_BYTES)")
 	fs.IntVar(&c.MaxOutstanding, "max-outstanding", stdio.DefaultMaxOutstanding, "stdio requests handled at once; more are refused with a JSON-RPC error")
 	fs.Int64Var(&c.MaxInflightBytes, "max-inflight-bytes", rpcguard.DefaultBudgetBytes, "total size of the requests being decoded and handled at once (both transports; each JSON value counts 64 bytes more); past it a request waits up to 30s, then gets a busy error")
 	fs.StringVar(&c.CAFile, "ca-file", env("FORGEJO_CA_FILE"), "PEM file of CA certificates to trust for the forge, besides the system's (env FORGEJO_CA_FILE)")
@@ -219,6 +225,11 @@ func (c *Config) resolveBounds() error {
 	if c.MaxArgsBytes <= 0 || c.MaxResultBytes <= 0 || c.MaxOutstanding <= 0 || c.MaxFrameBytes < 0 || c.MaxInflightBytes <= 0 {
 		return usagef("--max-args-bytes, --max-result-bytes, --max-outstanding and --max-inflight-bytes must be positive")
 	}
+	n, err := tool.ParseInlineCap("--max-inline-bytes", c.rawMaxInline)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	c.MaxInlineBytes = n
 	need := 4*((c.MaxUploadBytes+2)/3) + minFrameHeadroom
 	switch {
 	case c.MaxFrameBytes == 0:
@@ -261,7 +272,7 @@ func (c *Config) selection() tool.Selection {
 func (c *Config) runner(logger *slog.Logger) *tool.Runner {
 	r := &tool.Runner{Timeout: c.CallTimeout, Logger: logger,
 		MaxArgBytes: c.MaxArgsBytes, MaxLargeArgBytes: int64(c.MaxFrameBytes), MaxResultBytes: c.MaxResultBytes,
-		Repos: c.Scope, Lockdown: c.Lockdown, Marks: true}
+		Repos: c.Scope, Lockdown: c.Lockdown, Marks: true, MaxInlineBytes: c.MaxInlineBytes}
 	r.SetLimits(tool.Limits{PerServer: c.MaxConcurrent, PerIdentity: c.MaxConcurrentPerUser, Observer: c.observer})
 	if c.InsecureSkipVerify {
 		logger.Warn("TLS CERTIFICATE VERIFICATION IS OFF (--insecure-skip-verify): anyone on the path to the forge can read the token and forge every answer; use --ca-file with the forge's CA instead")

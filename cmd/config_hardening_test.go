@@ -41,7 +41,14 @@ func TestHardeningFlags(t *testing.T) {
 			assert.Equal(t, 32, c.MaxConcurrent)
 			assert.Equal(t, 4, c.MaxConcurrentPerUser)
 			assert.Nil(t, c.TLS)
+			assert.EqualValues(t, mib, c.MaxInlineBytes, "the user's contract: files up to 1 MiB inline")
 		}},
+		{name: "a lower inline cap", args: []string{"--max-inline-bytes", "640KiB"}, check: func(t *testing.T, c *Config) {
+			assert.EqualValues(t, 640<<10, c.MaxInlineBytes)
+			assert.EqualValues(t, 640<<10, c.runner(slog.New(slog.DiscardHandler)).MaxInlineBytes)
+		}},
+		{name: "an inline cap over 1 MiB", args: []string{"--max-inline-bytes", "2MiB"},
+			err: "--max-inline-bytes must be a number of bytes from 1024 (1KiB) to 1048576 (1MiB)"},
 		{name: "frame grows with the upload limit", args: []string{"--max-upload-bytes", "30000000"}, check: func(t *testing.T, c *Config) {
 			assert.Equal(t, 4*10000000+mib, c.MaxFrameBytes)
 		}},
@@ -60,6 +67,11 @@ func TestHardeningFlags(t *testing.T) {
 		{name: "ca-file and insecure", args: []string{"--insecure-skip-verify", "--ca-file", caFile}, err: "exclude each other"},
 		{name: "bad ca-file", args: []string{"--ca-file", caFile}, err: "holds no PEM certificate"},
 	}
+	t.Run("inline cap from the environment", func(t *testing.T) {
+		c, err := parseHardeningConfig(t, map[string]string{"FORGEJO_MCP_MAX_INLINE_BYTES": "512KiB"})
+		require.NoError(t, err)
+		assert.EqualValues(t, 512<<10, c.MaxInlineBytes)
+	})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			c, err := parseHardeningConfig(t, nil, tt.args...)

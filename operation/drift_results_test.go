@@ -3,7 +3,6 @@ package operation_test
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"slices"
 	"sort"
 	"strings"
@@ -146,16 +145,6 @@ func TestResultsUnderForgejoShapes(t *testing.T) {
 		t.Logf("%s: %d tools' JSON results compared with Gitea's, %d fields; empty under both (computed or not sent by either): %s",
 			fj.Forge(), compared, fields, fmt.Sprint(bothEmpty))
 	}
-}
-
-// TestReadmeCompatTable fails when README's compatibility table drifted
-// from pkg/forgejo/compat.go.
-func TestReadmeCompatTable(t *testing.T) {
-	readme, err := os.ReadFile("../README.md")
-	assert.NoError(t, err)
-	got, err := operation.UpdateCompat(readme)
-	assert.NoError(t, err)
-	assert.Equal(t, string(readme), string(got), "README compatibility table drifted: run make docs")
 }
 
 // refusedOn reports whether tool name refuses on forge f (operation.RefusedOn).

@@ -3,7 +3,9 @@ package operation_test
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -34,10 +36,14 @@ import (
 // undecoded answer; raw is false for an SDK call).
 type call struct {
 	Tool, Method, Path string
-	Forgejo, Gitea     string
-	In                 map[string]string
-	Raw                bool
-	Decoded            reflect.Type
+	// Probe marks the look at the repository after a 404 (tool's
+	// missingRepo): it needs no scope of its own, since without one the
+	// error stays as the forge gave it.
+	Probe          bool
+	Forgejo, Gitea string
+	In             map[string]string
+	Raw            bool
+	Decoded        reflect.Type
 }
 
 // run is one tool call under one flavour: its requests and its result.
@@ -104,8 +110,15 @@ func drive(t testing.TB, sp specs, spec *fakeforge.Spec, d tool.Def, args map[st
 		}
 		out.Calls = append(out.Calls, cl)
 	}
+	if n := len(out.Calls); n > 0 && res.IsError {
+		last := &out.Calls[n-1]
+		last.Probe = last.Method == http.MethodGet && repoRoute.MatchString(last.Path)
+	}
 	return out
 }
+
+// repoRoute is a repository's own route.
+var repoRoute = regexp.MustCompile(`^/repos/[^/]+/[^/]+$`)
 
 // fullArgs is sampleArgs with every optional parameter set too, so
 // routes taken only with an optional argument (run_id) are driven as well.

@@ -69,6 +69,7 @@ func domainOf(name string) int {
 		"delete_org_label",
 		"list_repo_milestones",
 		"search_issues",
+		"list_my_issues",
 		"list_issue_dependencies",
 		"list_issue_dependents",
 		"add_issue_dependency",

@@ -84,13 +84,17 @@ func TestSnapshot(t *testing.T) {
 	}
 }
 
-// TestReadmeToolTable fails when README's generated table drifted.
-func TestReadmeToolTable(t *testing.T) {
-	readme, err := os.ReadFile("../README.md")
-	require.NoError(t, err)
-	got, err := operation.UpdateReadme(readme, operation.All())
-	require.NoError(t, err)
-	assert.Equal(t, string(readme), string(got), "README tool table drifted: run make docs")
+// TestGeneratedDocs fails when a section make docs writes (README.md's
+// toolsets and scopes, docs/tools.md, docs/scopes.md,
+// docs/compatibility.md) drifted from the inventory.
+func TestGeneratedDocs(t *testing.T) {
+	for _, g := range operation.GeneratedDocs(operation.All()) {
+		doc, err := os.ReadFile(filepath.Join("..", g.Path))
+		require.NoError(t, err)
+		got, err := g.Update(doc)
+		require.NoError(t, err, g.Path)
+		assert.Equal(t, string(doc), string(got), "%s drifted: run make docs", g.Path)
+	}
 }
 
 // sampleArgs synthesises valid values for a tool's required parameters.

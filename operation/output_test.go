@@ -14,12 +14,15 @@ import (
 
 // withoutOutput are the tools that declare no outputSchema, and why: MCP
 // 2025-11-25 wants an object at the root of structuredContent, and a
-// download is JSON followed by the bytes (a blob, maybe an image).
+// download is JSON followed by the bytes (a blob, maybe an image); or the
+// schema would not fit the default selection's budget.
 var withoutOutput = map[string]string{
 	"download_issue_attachment":   "mixed content: JSON, then the bytes",
 	"download_comment_attachment": "mixed content: JSON, then the bytes",
 	"download_release_attachment": "mixed content: JSON, then the bytes",
 	"download_artifact":           "mixed content: JSON, then the zip's bytes",
+	"list_my_issues":              "in the default selection, whose tools/list budget its 700-byte schema would break",
+	"get_issue_timeline":          "Unadvertised: in the default selection, whose tools/list budget (as clients receive it) list_my_issues filled",
 }
 
 // TestTitlesAndOutputSchemas: every tool has a human title, and every tool
@@ -36,7 +39,9 @@ func TestTitlesAndOutputSchemas(t *testing.T) {
 		schema, err := d.OutputSchema()
 		require.NoError(t, err)
 		if why, ok := withoutOutput[d.Name]; ok {
-			assert.Nil(t, schema, "%s has no outputSchema (%s)", d.Name, why)
+			advertised, err := d.AdvertisedOutputSchema()
+			require.NoError(t, err)
+			assert.Nil(t, advertised, "%s advertises no outputSchema (%s)", d.Name, why)
 			continue
 		}
 		require.NotNil(t, schema, "%s declares no Output", d.Name)

@@ -2,6 +2,7 @@ package operation_test
 
 import (
 	"context"
+	"encoding/base64"
 	"fmt"
 	"sort"
 	"strings"
@@ -17,9 +18,11 @@ import (
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
 )
 
-// resultBytes is what a result costs a client's context: every text, every
-// embedded resource's text or base64 blob. Images are left out: clients
-// pass them to the model as images, priced by their pixels.
+// resultBytes is what a result's text costs a client's context: every
+// text, every embedded resource's text. Bytes are left out: blobs, which
+// clients keep as files or links rather than tokens, follow the inline cap
+// (blobBytes), and images reach the model as images, priced by their
+// pixels (docs/attachments.md).
 func resultBytes(res *mcp.CallToolResult) int {
 	n := 0
 	for _, c := range res.Content {
@@ -27,13 +30,30 @@ func resultBytes(res *mcp.CallToolResult) int {
 		case mcp.TextContent:
 			n += len(x.Text)
 		case mcp.EmbeddedResource:
-			switch r := x.Resource.(type) {
-			case mcp.TextResourceContents:
+			if r, ok := x.Resource.(mcp.TextResourceContents); ok {
 				n += len(r.Text)
-			case mcp.BlobResourceContents:
-				n += len(r.Blob)
 			}
 		}
+	}
+	return n
+}
+
+// blobBytes is the largest file a result carries as bytes (a blob or an
+// image), decoded: what the inline cap bounds.
+func blobBytes(res *mcp.CallToolResult) int {
+	n := 0
+	for _, c := range res.Content {
+		b64 := ""
+		switch x := c.(type) {
+		case mcp.ImageContent:
+			b64 = x.Data
+		case mcp.EmbeddedResource:
+			if r, ok := x.Resource.(mcp.BlobResourceContents); ok {
+				b64 = r.Blob
+			}
+		}
+		b, _ := base64.StdEncoding.DecodeString(b64)
+		n = max(n, len(b))
 	}
 	return n
 }
@@ -41,7 +61,8 @@ func resultBytes(res *mcp.CallToolResult) int {
 // TestEveryResultFitsTheClient drives every tool at its defaults against
 // forges whose answers are as large as real ones get (1,000-item lists,
 // 16 KiB bodies, a 2 MB diff, a 5 MB log, a 2 MB file) in both flavours'
-// shapes: no result may carry more than tool.MaxResultBytes of text.
+// shapes: no result may carry more than tool.MaxResultBytes of text, nor a
+// file of more than the inline cap (tool.MaxInlineBytes) as bytes.
 func TestEveryResultFitsTheClient(t *testing.T) {
 	sp := loadSpecs(t)
 	large := fakeforge.LargeDefaults()
@@ -72,7 +93,8 @@ func TestEveryResultFitsTheClient(t *testing.T) {
 					text = res.Content[0].(mcp.TextContent).Text
 				}
 				rows = append(rows, row{d.Name, n, res.IsError, text})
-				assert.LessOrEqual(t, n, tool.MaxResultBytes, "%s returns %d bytes at its defaults", d.Name, n)
+				assert.LessOrEqual(t, n, tool.MaxResultBytes, "%s returns %d bytes of text at its defaults", d.Name, n)
+				assert.LessOrEqual(t, blobBytes(res), tool.MaxInlineBytes, "%s returns a file of %d bytes at its defaults", d.Name, blobBytes(res))
 			}
 			sort.Slice(rows, func(i, j int) bool { return rows[i].bytes > rows[j].bytes })
 			var b strings.Builder
@@ -87,6 +109,37 @@ func TestEveryResultFitsTheClient(t *testing.T) {
 				}
 			}
 			t.Logf("tools that failed against the large forge:%s", b.String())
+		})
+	}
+}
+
+// TestDownloadsAtTheInlineCap: a file of exactly the inline cap (1 MiB, a
+// text file too long to come as text) comes whole from every download
+// tool, as its bytes, while the text around it stays within the bound.
+func TestDownloadsAtTheInlineCap(t *testing.T) {
+	sp := loadSpecs(t)
+	raw := fakeforge.BigText(tool.MaxInlineBytes)[:tool.MaxInlineBytes]
+	large := fakeforge.LargeDefaults().WithRaw(raw)
+	for _, spec := range []*fakeforge.Spec{sp.forgejo, sp.gitea} {
+		t.Run(spec.Flavour, func(t *testing.T) {
+			f := fakeforge.New(t)
+			f.MimicLarge(spec, large)
+			c := f.Client()
+			r := &tool.Runner{Client: func(context.Context) (*forgejo.Client, error) { return c, nil }, Timeout: 30 * time.Second}
+			n := 0
+			for _, d := range operation.All() {
+				if !strings.HasPrefix(d.Name, "download_") {
+					continue
+				}
+				n++
+				res := r.Call(context.Background(), d, sampleArgs(d))
+				if !assert.False(t, res.IsError, "%s: %v", d.Name, res.Content) {
+					continue
+				}
+				assert.LessOrEqual(t, resultBytes(res), tool.MaxResultBytes, d.Name)
+				assert.Equal(t, tool.MaxInlineBytes, blobBytes(res), "%s returns the whole 1 MiB file", d.Name)
+			}
+			assert.Equal(t, 4, n, "the three attachment downloads and download_artifact")
 		})
 	}
 }

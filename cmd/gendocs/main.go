@@ -1,8 +1,10 @@
 // Command gendocs regenerates the files derived from the tool inventory:
-// the README's tool table, its Forgejo/Gitea compatibility table, the
-// per-tool schema snapshots and operation/index_gen.go (which part of the
-// inventory defines each tool, for a one-tool lookup). `make docs` runs it; a
-// test fails when either has drifted.
+// the generated sections of README.md (the toolsets, the default
+// selection's scopes) and of docs/tools.md, docs/scopes.md and
+// docs/compatibility.md, the per-tool schema snapshots and
+// operation/index_gen.go (which part of the inventory defines each tool,
+// for a one-tool lookup). `make docs` runs it; tests fail when any has
+// drifted.
 package main
 
 import (
@@ -22,21 +24,17 @@ func main() {
 
 func run() error {
 	all := operation.All()
-	readme, err := os.ReadFile("README.md")
-	if err != nil {
-		return err
-	}
-	if readme, err = operation.UpdateReadme(readme, all); err != nil {
-		return err
-	}
-	if readme, err = operation.UpdateCompat(readme); err != nil {
-		return err
-	}
-	if readme, err = operation.UpdateScopes(readme, all); err != nil {
-		return err
-	}
-	if err := os.WriteFile("README.md", readme, 0o644); err != nil {
-		return err
+	for _, g := range operation.GeneratedDocs(all) {
+		doc, err := os.ReadFile(g.Path)
+		if err != nil {
+			return err
+		}
+		if doc, err = g.Update(doc); err != nil {
+			return fmt.Errorf("%s: %w", g.Path, err)
+		}
+		if err := os.WriteFile(g.Path, doc, 0o644); err != nil {
+			return err
+		}
 	}
 	index, err := operation.IndexFile()
 	if err != nil {

@@ -1,6 +1,7 @@
 // Package fakeforge is an httptest stand-in for the forge API, shared by
 // unit tests: routes answer canned JSON, every request is recorded, and
-// anything unrouted gets the forge's 404.
+// anything unrouted gets the forge's 404, but a repository's own route:
+// every repository exists unless a test routes it.
 package fakeforge
 
 import (
@@ -10,6 +11,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -58,7 +60,29 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		h.ServeHTTP(w, r)
 		return
 	}
+	if owner, repo, ok := repoPath(r); ok {
+		// A repository exists unless a route says otherwise: a tool asks
+		// for it after a 404 to tell a missing repository from a missing
+		// issue or file in it (tool.missingRepo).
+		WriteJSON(w, http.StatusOK, map[string]any{"name": repo, "full_name": owner + "/" + repo,
+			"owner": map[string]any{"login": owner}})
+		return
+	}
 	WriteJSON(w, http.StatusNotFound, nil)
+}
+
+// repoPath returns the owner and name of a GET of one repository's own
+// route, /api/v1/repos/{owner}/{repo}.
+func repoPath(r *http.Request) (owner, repo string, ok bool) {
+	rest, found := strings.CutPrefix(r.URL.Path, "/api/v1/repos/")
+	if !found || r.Method != http.MethodGet {
+		return "", "", false
+	}
+	parts := strings.Split(rest, "/")
+	if len(parts) != 2 || parts[0] == "" || parts[1] == "" {
+		return "", "", false
+	}
+	return parts[0], parts[1], true
 }
 
 // Handle routes pattern (net/http ServeMux syntax, e.g.

@@ -50,6 +50,15 @@ func LargeDefaults() Large {
 	return l
 }
 
+// WithRaw returns l serving raw as its file (a download's bytes, a file's
+// content), with answers cached apart from l's.
+func (l Large) WithRaw(raw []byte) Large {
+	l.Raw = raw
+	l.contentB64 = base64.StdEncoding.EncodeToString(raw)
+	l.answers = &sync.Map{}
+	return l
+}
+
 // longFields are the properties that hold long free text: a body, a
 // message, a file's or wiki page's content, a patch. Other prose
 // (descriptions, notes) is 1 KiB.
@@ -142,6 +151,9 @@ func (s *Server) MimicLarge(spec *Spec, l Large) {
 	})
 }
 
+// largeUUID is every attachment's UUID on a large forge.
+const largeUUID = "0b5e2f0c-6a8d-4c1e-9f3a-7d2b1c4e5f60"
+
 // serveBytes answers with data as the forge serves files: byte ranges
 // honoured.
 func serveBytes(w http.ResponseWriter, r *http.Request, data []byte) {
@@ -188,6 +200,10 @@ func (s *Spec) large(sc *Schema, name string, seen []string, l Large, depth int)
 			return "file" // a file's contents entry: read as a file, not skipped
 		case name == "date":
 			return ExampleTime // a wiki commit's date, which the description leaves unformatted
+		case name == "uuid":
+			return largeUUID // an attachment's: its download route reaches Raw
+		case name == "browser_download_url":
+			return l.base + "/attachments/" + largeUUID
 		case strings.HasSuffix(name, "url"):
 			return l.base + "/files/" + name // on the forge: downloads reach Raw
 		case l.longStrings[name] && depth <= 2:

@@ -49,8 +49,19 @@ func Result(t testing.TB, d tool.Def, res *mcp.CallToolResult) {
 	t.Helper()
 	schema, err := d.OutputSchema()
 	require.NoError(t, err, "%s: output schema", d.Name)
-	if res.IsError || schema == nil {
+	if res.IsError || schema == nil || d.Unadvertised {
 		require.Nil(t, res.StructuredContent, "%s: structuredContent without an outputSchema, or on an error", d.Name)
+	}
+	if res.IsError || schema == nil {
+		return
+	}
+	if d.Unadvertised {
+		// No schema in tools/list, so no structuredContent: the text is
+		// still the JSON its Output types.
+		require.NotEmpty(t, res.Content)
+		text, ok := res.Content[0].(mcp.TextContent)
+		require.True(t, ok, "%s: first content is text", d.Name)
+		require.NoError(t, Validate(schema, []byte(text.Text)), "%s: text %s does not match its Output's schema %s", d.Name, clip([]byte(text.Text)), schema)
 		return
 	}
 	require.NotNil(t, res.StructuredContent, "%s declares an outputSchema: its result must carry structuredContent", d.Name)

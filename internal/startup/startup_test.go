@@ -25,6 +25,15 @@ const (
 	envBefore = "STARTUP_BEFORE"      // an older binary to measure side by side
 	envRuns   = "STARTUP_RUNS"        // runs per command
 	envOut    = "STARTUP_OUT"         // write the table here as Markdown
+	envCheck  = "STARTUP_CHECK"       // fail when a target below is missed
+)
+
+// The targets of issue 28, E: a one-shot --cli call that asks the forge
+// once starts within 1.2 times curl's time for the same answer (fastest
+// runs, side by side in one run), and no --cli command peaks above 16 MiB.
+const (
+	maxCurlRatio = 1.2
+	maxCLIRSSKB  = 16 << 10
 )
 
 // sample is one command's figures over its runs: the fastest and the
@@ -111,22 +120,29 @@ func TestStartup(t *testing.T) {
 		{"--cli list", []string{"--cli", "list"}},
 	}
 	var rows [][]string
+	now := map[string]sample{} // the "now" column's figures, by command
 	for _, c := range commands {
 		row := []string{"`" + c.name + "`"}
 		for _, col := range cols {
 			s := measure(t, env, runs, append([]string{bins[col]}, c.args...)...)
 			row = append(row, s.wall(), s.rss())
+			if col == "now" {
+				now[c.name] = s
+			}
 		}
 		rows = append(rows, row)
 	}
+	var floor *sample
 	if curl, err := exec.LookPath("curl"); err == nil {
 		s := measure(t, env, runs, curl, "-sf", "-H", "Authorization: token "+fakeforge.Token, f.URL+"/api/v1/repos/o/r/issues/3")
+		floor = &s
 		row := []string{"curl, the same issue (floor)"}
 		for range cols {
 			row = append(row, s.wall(), s.rss())
 		}
 		rows = append(rows, row)
 	}
+	misses := targets(now, floor)
 
 	var b strings.Builder
 	b.WriteString("| Command |")
@@ -138,10 +154,57 @@ func TestStartup(t *testing.T) {
 		b.WriteString("| " + strings.Join(r, " | ") + " |\n")
 	}
 	fmt.Fprintf(&b, "\n%d runs each after a warm-up; wall: fastest (and median) from fork to exit; peak RSS: ru_maxrss, median (and largest), in MiB.\n", runs)
+	b.WriteString(misses.report)
 	t.Log("\n" + b.String())
 	if out := os.Getenv(envOut); out != "" {
 		require.NoError(t, os.WriteFile(out, []byte(b.String()), 0o644))
 	}
+	if os.Getenv(envCheck) != "" {
+		for _, m := range misses.missed {
+			t.Errorf("target missed: %s", m)
+		}
+	}
+}
+
+// verdict is the targets' report and the ones missed.
+type verdict struct {
+	report string
+	missed []string
+}
+
+// targets checks the "now" figures against the targets: the forge call's
+// fastest run against curl's, and every --cli command's median peak RSS.
+func targets(now map[string]sample, floor *sample) verdict {
+	var v verdict
+	var b strings.Builder
+	b.WriteString("\nTargets (issue 28, E), now:\n")
+	line := func(ok bool, format string, args ...any) {
+		text := fmt.Sprintf(format, args...)
+		mark := "met"
+		if !ok {
+			mark = "MISSED"
+			v.missed = append(v.missed, text)
+		}
+		fmt.Fprintf(&b, "- %s: %s\n", mark, text)
+	}
+	if call, ok := now["--cli get_issue_by_index"]; ok && floor != nil {
+		r := float64(call.min) / float64(floor.min)
+		line(r <= maxCurlRatio, "`--cli get_issue_by_index` %.2f× curl (fastest %.1f ms / %.1f ms; at most %.1f×)",
+			r, ms(call.min), ms(floor.min), maxCurlRatio)
+	}
+	names := make([]string, 0, len(now))
+	for name := range now {
+		if strings.HasPrefix(name, "--cli") {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		s := now[name]
+		line(s.medianRSSKB <= maxCLIRSSKB, "`%s` peak RSS %.1f MiB (at most %d)", name, float64(s.medianRSSKB)/1024, maxCLIRSSKB>>10)
+	}
+	v.report = b.String()
+	return v
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

@@ -36,7 +36,7 @@ func artifactTools() []tool.Def {
 		},
 		{
 			Name: "download_artifact", Title: "Download a workflow artifact", Toolset: Toolset,
-			Description: "Download an Actions artifact's zip (whole up to 40 KiB, or a window: offset, max_bytes)",
+			Description: "Download an Actions artifact's zip (whole up to 1 MiB, or a window: offset, max_bytes)",
 			Params: append(base, tool.ID("artifact_id", "Artifact ID (id from list_run_artifacts)"),
 				tool.Int("offset", "Start byte", tool.AtLeast(0)),
 				tool.Int("max_bytes", "Window size", tool.Range(1, attachment.MaxInlineDownloadBytes))),
@@ -154,16 +154,20 @@ func downloadArtifact(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp
 	out := downloadedArtifact{Artifact: art}
 	window := a.Has("offset") || a.Has("max_bytes")
 	offset, maxBytes := a.Int("offset"), a.Int("max_bytes")
-	if maxBytes == 0 {
-		maxBytes = attachment.MaxInlineBlobBytes
+	limit := tool.InlineCap(ctx)
+	if maxBytes > limit {
+		return nil, tool.WindowOverCap(maxBytes, limit)
 	}
-	if !window && art.Size > attachment.MaxInlineBlobBytes {
+	if maxBytes == 0 {
+		maxBytes = limit
+	}
+	if !window && art.Size > limit {
 		out.Note = fmt.Sprintf("%d bytes is over the %s one result carries inline, so no bytes are included: call download_artifact again "+
-			"with offset 0 to read the zip in windows of %s (max_bytes up to %s, if the client takes results that large), following next_offset",
-			art.Size, bytesize.Text(attachment.MaxInlineBlobBytes), bytesize.Text(attachment.MaxInlineBlobBytes), bytesize.Text(attachment.MaxInlineDownloadBytes))
+			"with offset 0 to read the zip in windows of up to %s (max_bytes), following next_offset",
+			art.Size, bytesize.Text(limit), bytesize.Text(limit))
 		return tool.JSON(out)
 	}
-	opt := forgejo.RawOptions{MaxBytes: attachment.MaxInlineBlobBytes}
+	opt := forgejo.RawOptions{MaxBytes: limit}
 	if window {
 		opt = forgejo.RawOptions{MaxBytes: maxBytes, Offset: offset, Length: maxBytes, MaxSkip: maxArtifactSkip}
 	}

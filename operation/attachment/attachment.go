@@ -32,18 +32,11 @@ var Toolset = tool.Toolset{ID: "attachment", Description: "Files attached to iss
 // CommentToolset has the comment attachment tools.
 var CommentToolset = tool.Toolset{ID: "comment-attachment", Description: "Files attached to issue comments"}
 
-// MaxInlineDownloadBytes is the largest image a download returns inline, and
-// the largest window of a ranged download. An image reaches the model as
-// an image, priced by its pixels; larger files are read in windows
-// (offset, max_bytes).
-const MaxInlineDownloadBytes = 1 << 20
-
-// MaxInlineBlobBytes is the largest file other than an image a download
-// returns whole, and the window a ranged download reads by default: as
-// text or base64 (a third more) it stays within tool.MaxResultBytes, the
-// most one result may carry at a tool's defaults. Larger files are read in
-// windows, or a PDF as its text.
-const MaxInlineBlobBytes = 40 << 10
+// MaxInlineDownloadBytes is the largest file a download returns whole and
+// the largest window of a ranged download: tool.MaxInlineBytes, 1 MiB, the
+// user's contract. A server or a request may lower it (tool.InlineCap);
+// larger files are read in windows (offset, max_bytes).
+const MaxInlineDownloadBytes = tool.MaxInlineBytes
 
 // maxSkipBytes bounds what a ranged download reads and throws away when the
 // forge ignores Range requests (Gitea and Forgejo honour them; a proxy in
@@ -59,7 +52,6 @@ const uploadField = "attachment"
 type scope struct {
 	noun    string // in tool names: "issue", "comment" or "release"
 	what    string // in descriptions: "an issue or PR", "an issue comment"
-	owns    string // possessive: "an issue's or PR's"
 	item    string // one file, capitalised: "Attachment", "Release attachment"
 	anItem  string // one file with its article: "an attachment"
 	idParam tool.Param
@@ -78,7 +70,7 @@ func repoSegments(a tool.Args, more ...string) []string {
 }
 
 var issueScope = scope{
-	noun: "issue", what: "an issue or PR", owns: "an issue's or PR's",
+	noun: "issue", what: "an issue or PR",
 	item: "Attachment", anItem: "an attachment",
 	idParam:   tool.Index(),
 	parent:    func(a tool.Args) []string { return repoSegments(a, "issues", tool.Seg(a, "index")) },
@@ -87,7 +79,7 @@ var issueScope = scope{
 }
 
 var commentScope = scope{
-	noun: "comment", what: "an issue comment", owns: "an issue comment's",
+	noun: "comment", what: "an issue comment",
 	item: "Attachment", anItem: "an attachment",
 	idParam:   tool.CommentID(),
 	parent:    func(a tool.Args) []string { return repoSegments(a, "issues", "comments", tool.Seg(a, "comment_id")) },
@@ -96,7 +88,7 @@ var commentScope = scope{
 }
 
 var releaseScope = scope{
-	noun: "release", what: "a release", owns: "a release's",
+	noun: "release", what: "a release",
 	item: "Release attachment", anItem: "a release attachment",
 	idParam: tool.ReleaseID(),
 	parent:  func(a tool.Args) []string { return repoSegments(a, "releases", tool.Seg(a, "release_id")) },
@@ -147,7 +139,7 @@ func (s scope) tools(ts tool.Toolset) []tool.Def {
 		{
 			Name: s.name("list"), Toolset: ts,
 			Title: "List " + s.noun + " attachments", Output: tool.ListPage[Meta]{},
-			Description: fmt.Sprintf("List %s files", s.owns),
+			Description: fmt.Sprintf("List the attachments (uploaded files) of %s", s.what),
 			Params:      base, Annotations: tool.Read(), Handler: s.list,
 		},
 		{
@@ -159,7 +151,7 @@ func (s scope) tools(ts tool.Toolset) []tool.Def {
 		{
 			Name: s.name("download"), Toolset: ts,
 			Title:       "Download " + s.noun + " attachment", // JSON then the bytes: no outputSchema
-			Description: s.item + " metadata and content (image ≤ 1 MiB, text or bytes ≤ 40 KiB, PDF text); larger: pass offset",
+			Description: s.item + " metadata and bytes up to 1 MiB (a PDF also as text); larger: pass offset",
 			Params: slices.Concat(withID, []tool.Param{
 				tool.Int("offset", "Start byte", tool.AtLeast(0)),
 				tool.Int("max_bytes", "Window size", tool.Range(1, MaxInlineDownloadBytes)),
@@ -195,29 +187,25 @@ func (s scope) tools(ts tool.Toolset) []tool.Def {
 
 // fail phrases a failed attachment call for the agent. A 404 is ambiguous
 // (repository, parent or attachment) and the forge's body does not say
-// which, so the parents are probed, in order, to name what is missing.
+// which, so the parent is probed to name what is missing; the call
+// pipeline then asks for the repository when the parent is missing too
+// (tool's missingRepo).
 func (s scope) fail(ctx context.Context, c *forgejo.Client, a tool.Args, err error, verb string) error {
 	subject := s.subject(a)
 	if !forgejo.IsNotFound(err) {
 		return forgejo.Relabel(err, verb, subject)
 	}
-	repo := tool.RepoRef(a)
-	for _, probe := range []struct {
-		segments []string
-		subject  string
-	}{{repoSegments(a), repo}, {s.parent(a), subject}} {
-		route, perr := forgejo.Path(probe.segments...)
-		if perr != nil {
-			return forgejo.Relabel(err, verb, subject)
-		}
-		switch perr = c.DoJSON(ctx, http.MethodGet, route, nil, nil, nil); {
-		case forgejo.IsNotFound(perr):
-			return forgejo.Relabel(perr, verb, probe.subject)
-		case perr != nil:
-			// The probe failed otherwise (a 401, the forge down): say
-			// what the call itself got.
-			return forgejo.Relabel(err, verb, subject)
-		}
+	route, perr := forgejo.Path(s.parent(a)...)
+	if perr != nil {
+		return forgejo.Relabel(err, verb, subject)
+	}
+	switch perr = c.DoJSON(ctx, http.MethodGet, route, nil, nil, nil); {
+	case forgejo.IsNotFound(perr):
+		return forgejo.Relabel(perr, verb, subject)
+	case perr != nil:
+		// The probe failed otherwise (a 401, the forge down): say what
+		// the call itself got.
+		return forgejo.Relabel(err, verb, subject)
 	}
 	if id := a.Int("attachment_id"); id > 0 {
 		return fmt.Errorf("attachment %d not found on %s (404); %s lists the attachments it has", id, subject, s.name("list"))

@@ -130,7 +130,7 @@ func fetchWithToken(t *testing.T, rawURL, token string) []byte {
 // TestLiveIssuePDF: criteria 1, 2 and 2a of the plan.
 func TestLiveIssuePDF(t *testing.T) {
 	l := newLive(t)
-	small := makePDF(t, "requirements", 30_000)
+	small := makePDF(t, "requirements", 900_000) // under the 1 MiB inline cap
 	big := makePDF(t, "appendix", 2_900_000)
 	smallA := l.upload(t, "issue", l.issue, "requirements.pdf", small)
 	bigA := l.upload(t, "issue", l.issue, "appendix.pdf", big)
@@ -143,7 +143,8 @@ func TestLiveIssuePDF(t *testing.T) {
 	assert.Equal(t, int64(len(small)), got[0].Size)
 	assert.Equal(t, l.f.URL+"/attachments/"+smallA.UUID, got[0].DownloadURL)
 
-	// (2) a PDF under 40 KiB arrives as a blob with the upload's sha256.
+	// (2) a PDF under 1 MiB arrives as a blob with the upload's sha256, and
+	// its text.
 	res := l.call(t, "download_issue_attachment", "index", l.issue, "attachment_id", smallA.ID)
 	d := decodeDownload(t, ok(t, res))
 	blob, meta := blobOf(t, res)
@@ -153,8 +154,10 @@ func TestLiveIssuePDF(t *testing.T) {
 	assert.Equal(t, "application/pdf", meta.MIMEType)
 	assert.Equal(t, smallA.DownloadURL, d.Attachment.DownloadURL)
 	assert.Equal(t, fmt.Sprintf("forgejo://%s/%s/issues/%d/attachments/%d", l.owner, l.repo, l.issue, smallA.ID), meta.URI)
+	require.Len(t, res.Content, 3, "the metadata, the PDF's text, its bytes")
+	assert.Contains(t, res.Content[1].(mcp.TextContent).Text, "requirements")
 
-	// (2a) over 40 KiB: metadata, URL and the PDF's text, no blob; the URL
+	// (2a) over 1 MiB: metadata, URL and the PDF's text, no blob; the URL
 	// works with the token; and the windows reassemble the same bytes.
 	res = l.call(t, "download_issue_attachment", "index", l.issue, "attachment_id", bigA.ID)
 	d = decodeDownload(t, ok(t, res))

@@ -48,6 +48,7 @@ func TestToolDefinitions(t *testing.T) {
 
 func TestListAndGet(t *testing.T) {
 	f := newForge(t)
+	f.JSON("GET /api/v1/repos/o/gone", 404, nil)
 	pdf := f.add("issue/3", "spec.pdf", makePDF(t, "spec", 1000))
 	f.add("comment/7", "log.txt", []byte("log line\n"))
 	tests := []struct {

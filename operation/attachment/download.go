@@ -3,7 +3,6 @@ package attachment
 import (
 	"context"
 	"crypto/sha256"
-	"encoding/base64"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -68,10 +67,11 @@ func external(att *sdk.Attachment) (*mcp.CallToolResult, error) {
 }
 
 // Download answers a download tool call for att, whose metadata the caller
-// has fetched: the metadata, then the bytes (whole up to
-// MaxInlineDownloadBytes, or the window that the offset and max_bytes
-// arguments in a ask for) in the form an agent reads best: a whole image
-// as image content, a whole text file as text, anything else as a blob
+// has fetched: the metadata, then the bytes (whole up to the call's inline
+// cap, tool.InlineCap: 1 MiB unless the server or the request lowered it;
+// or the window that the offset and max_bytes arguments in a ask for) in
+// the form an agent reads best: a whole image as image content, a whole
+// text file that fits tool.TextBudget as text, anything else as a blob
 // named by its forgejo:// URI; a PDF (up to MaxPDFBytes) also as its text,
 // the pages argument choosing the pages. subject names the attachment's
 // parent in messages ("release 3 in o/r"); toolName is the download tool,
@@ -79,10 +79,14 @@ func external(att *sdk.Attachment) (*mcp.CallToolResult, error) {
 // resource URI ("issues/3").
 func Download(ctx context.Context, c *forgejo.Client, a tool.Args, att *sdk.Attachment, subject, toolName, parent string) (*mcp.CallToolResult, error) {
 	out := downloaded{Attachment: att}
+	limit := tool.InlineCap(ctx)
 	window := a.Has("offset") || a.Has("max_bytes")
 	offset, maxBytes := a.Int("offset"), a.Int("max_bytes")
+	if maxBytes > limit {
+		return nil, tool.WindowOverCap(maxBytes, limit)
+	}
 	if maxBytes == 0 {
-		maxBytes = MaxInlineBlobBytes
+		maxBytes = limit
 	}
 	wantPages := a.Has("pages")
 	if wantPages && window {
@@ -92,21 +96,16 @@ func Download(ctx context.Context, c *forgejo.Client, a tool.Args, att *sdk.Atta
 	if textOnly && window {
 		return nil, fmt.Errorf("invalid arguments: text_only reads a PDF's text from the whole file; leave out offset and max_bytes, or text_only")
 	}
-	pdfByName := strings.EqualFold(path.Ext(att.Name), ".pdf")
-	// Whole, an image may be up to MaxInlineDownloadBytes; anything else
-	// MaxInlineBlobBytes, and a larger PDF is read as its text alone.
-	inline := int64(MaxInlineBlobBytes)
-	if namedImage(att.Name) {
-		inline = MaxInlineDownloadBytes
-	}
-	bigPDF := !window && att.Size > MaxInlineBlobBytes && pdfByName && att.Size <= MaxPDFBytes
-	if !window && att.Size > inline && !bigPDF {
+	// Whole, a file comes up to the inline cap; a larger PDF as its text
+	// alone.
+	bigPDF := !window && att.Size > limit && strings.EqualFold(path.Ext(att.Name), ".pdf") && att.Size <= MaxPDFBytes
+	if !window && att.Size > limit && !bigPDF {
 		if wantPages {
 			return nil, fmt.Errorf("%s (%d bytes) is not a PDF of at most %d bytes, so it has no pages to read; leave out pages",
 				att.Name, att.Size, MaxPDFBytes)
 		}
 		// Nothing is fetched, so download_count is not bumped either.
-		out.Note = overInline(att.Size, inline, toolName)
+		out.Note = overInline(att.Size, limit, toolName)
 		return tool.JSON(out)
 	}
 	if window && offset > 0 && offset >= att.Size {
@@ -117,7 +116,7 @@ func Download(ctx context.Context, c *forgejo.Client, a tool.Args, att *sdk.Atta
 	if err != nil {
 		return nil, fmt.Errorf("download attachment %d of %s: %w", att.ID, subject, err)
 	}
-	opt := forgejo.RawOptions{MaxBytes: MaxInlineDownloadBytes}
+	opt := forgejo.RawOptions{MaxBytes: limit}
 	switch {
 	case bigPDF:
 		opt.MaxBytes = MaxPDFBytes
@@ -167,7 +166,7 @@ func Download(ctx context.Context, c *forgejo.Client, a tool.Args, att *sdk.Atta
 			what = "no bytes are included"
 		}
 		out.Note = strings.TrimSpace(out.Note + fmt.Sprintf(" %d bytes is over the %s one result carries inline, so %s: "+
-			"read the bytes in windows with offset and max_bytes", att.Size, bytesize.Text(MaxInlineBlobBytes), what))
+			"read the bytes in windows with offset and max_bytes", att.Size, bytesize.Text(limit), what))
 		return withText(out, pdfText)
 	}
 	sum := sha256.Sum256(body)
@@ -186,23 +185,19 @@ func Download(ctx context.Context, c *forgejo.Client, a tool.Args, att *sdk.Atta
 		}
 	}
 	var content mcp.Content
+	text := whole && !window && out.PDF == nil && tool.IsText(body)
 	switch it, isImage := tool.ImageType(body); {
-	case whole && !window && !isImage && len(body) > MaxInlineBlobBytes:
-		// Named like an image, it is not one: too large for a result.
-		out.Inline, out.Bytes, out.SHA256 = false, 0, ""
-		out.Note = strings.TrimSpace(out.Note + " " + overInline(int64(len(body)), MaxInlineBlobBytes, toolName))
-		return withText(out, pdfText)
-	case whole && !window && pdfText != nil && base64.StdEncoding.EncodedLen(len(body))+len(pdfText.Text) > tool.MaxResultBytes-2<<10:
-		// The PDF's text, not its bytes too: both would not fit one result.
-		out.Inline, out.Bytes, out.SHA256 = false, 0, ""
-		out.Note = strings.TrimSpace(out.Note + " its text and its bytes together are over what one result carries, so only the text is included: " +
-			"read the bytes in windows with offset and max_bytes")
-		return withText(out, pdfText)
 	case whole && isImage:
 		out.Content, content = "image", tool.Image(it, body)
-	case whole && out.PDF == nil && tool.IsText(body):
+	case text && tool.JSONLen(string(body)) <= tool.TextBudget:
 		out.Content, content = "text", mcp.NewTextContent(string(body))
 	default:
+		if text {
+			// Whole as text it would be over the text one result
+			// carries (tool.MaxResultBytes): its bytes come as the blob.
+			out.Note = strings.TrimSpace(out.Note + fmt.Sprintf(" a text file over the %s one result carries as text: "+
+				"its exact bytes are the blob", bytesize.Text(tool.TextBudget)))
+		}
 		out.Content = "blob"
 		content = tool.Blob(ResourceURI(a.String("owner"), a.String("repo"), parent, att.ID, offset, int64(len(body)), window && !whole), mt, body)
 	}
@@ -217,15 +212,9 @@ func Download(ctx context.Context, c *forgejo.Client, a tool.Args, att *sdk.Atta
 // overInline is the note of a download left out for its size.
 func overInline(size, limit int64, toolName string) string {
 	return fmt.Sprintf("%d bytes is over the %s one result carries inline, so no bytes are included: call %s again "+
-		"with offset 0 to read it in windows of %s (max_bytes up to %s, if the client takes results that large), "+
-		"following next_offset; or fetch browser_download_url with the forge token",
-		size, bytesize.Text(limit), toolName, bytesize.Text(MaxInlineBlobBytes), bytesize.Text(MaxInlineDownloadBytes))
-}
-
-// namedImage says whether a file's name says it is an image, so that a
-// download may fetch it whole, up to MaxInlineDownloadBytes.
-func namedImage(name string) bool {
-	return strings.HasPrefix(mime.TypeByExtension(strings.ToLower(path.Ext(name))), "image/")
+		"with offset 0 to read it in windows of up to %s (max_bytes), following next_offset; "+
+		"or fetch browser_download_url with the forge token",
+		size, bytesize.Text(limit), toolName, bytesize.Text(limit))
 }
 
 // withText is the JSON of out, followed by text when there is some.

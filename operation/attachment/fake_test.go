@@ -179,10 +179,17 @@ func (f *forge) call(t *testing.T, name string, args map[string]any) *mcp.CallTo
 
 func (f *forge) callWith(t *testing.T, c *forgejo.Client, name string, args map[string]any) *mcp.CallToolResult {
 	t.Helper()
+	return f.callCapped(t, context.Background(), c, 0, name, args)
+}
+
+// callCapped runs the named tool with an inline cap: the server's
+// (serverCap, 0 for the default) and any ctx carries (a request's).
+func (f *forge) callCapped(t *testing.T, ctx context.Context, c *forgejo.Client, serverCap int64, name string, args map[string]any) *mcp.CallToolResult {
+	t.Helper()
 	d, ok := tool.Find(attachment.Tools(), name)
 	require.True(t, ok, name)
-	r := &tool.Runner{Client: func(context.Context) (*forgejo.Client, error) { return c, nil }, Timeout: 10 * time.Second}
-	return r.Call(context.Background(), d, args)
+	r := &tool.Runner{Client: func(context.Context) (*forgejo.Client, error) { return c, nil }, Timeout: 10 * time.Second, MaxInlineBytes: serverCap}
+	return r.Call(ctx, d, args)
 }
 
 // textOf returns the first text content of res.

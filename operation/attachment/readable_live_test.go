@@ -69,7 +69,7 @@ func TestLiveReadable(t *testing.T) {
 	require.True(t, res.IsError)
 	assert.Contains(t, textOf(t, res), "page 7 is past the end (4 pages)")
 
-	// Over 40 KiB: read as one window, so its bytes come too.
+	// Read as one window, its bytes come too.
 	res = l.call(t, "download_issue_attachment", "index", l.issue, "attachment_id", hostileA.ID, "offset", 0, "max_bytes", attachment.MaxInlineDownloadBytes)
 	d = decodeDownload(t, ok(t, res))
 	require.NotNil(t, d.PDF)

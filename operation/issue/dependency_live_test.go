@@ -37,7 +37,9 @@ func TestLiveIssueDependencies(t *testing.T) {
 	res = f.Call(t, issue.Tools(), "add_issue_dependency", map[string]any{"owner": owner, "repo": repo, "index": blocked, "dependency": blocker})
 	assert.True(t, res.IsError)
 	assert.Contains(t, fakeforge.Text(t, res), "already exist", "Gitea answers a repeated add with an error")
+	// Another user cannot see the private repository: the error names it,
+	// not the issue (issue 28, B.5).
 	res = f.WithToken(f.Token2).Call(t, issue.Tools(), "list_issue_dependencies", map[string]any{"owner": owner, "repo": repo, "index": blocked})
 	require.True(t, res.IsError)
-	assert.Contains(t, fakeforge.Text(t, res), fmt.Sprintf("%s/%s#%d", owner, repo, blocked))
+	assert.Contains(t, fakeforge.Text(t, res), fmt.Sprintf("repository %s/%s not found (404)", owner, repo))
 }

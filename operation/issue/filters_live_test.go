@@ -94,6 +94,11 @@ func TestLiveIssueFilters(t *testing.T) {
 	require.True(t, res.IsError)
 	assert.NotContains(t, fakeforge.Text(t, res), "retry later")
 
+	// A missing repository is named as such, not as a missing issue.
+	res = f.Call(t, defs, "get_issue_by_index", map[string]any{"owner": owner, "repo": name + "-nope", "index": 1.0})
+	require.True(t, res.IsError)
+	assert.Equal(t, fmt.Sprintf("repository %s/%s-nope not found (404): it does not exist or this token cannot see it", owner, name), fakeforge.Text(t, res))
+
 	anon := f.WithToken("")
 	res = anon.Call(t, defs, "create_issue", map[string]any{"owner": owner, "repo": name, "title": "x"})
 	require.True(t, res.IsError)

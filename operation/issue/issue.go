@@ -78,7 +78,7 @@ func Tools() []tool.Def {
 				tool.Str("body", "Comment text in Markdown", tool.Required(), tool.MaxLen(65536))},
 			Annotations: tool.Write(false), Handler: createComment,
 		},
-	}, slices.Concat(editTools(), labelTools(), milestoneTools(), searchTools(), dependencyTools(),
+	}, slices.Concat(editTools(), labelTools(), milestoneTools(), searchTools(), mineTools(), dependencyTools(),
 		milestoneEditTools(), timelineTools(), templateTools(), reactionTools())...)
 }
 

@@ -70,10 +70,11 @@ func TestLiveMilestoneLifecycle(t *testing.T) {
 	closed := decode(call("create_milestone", map[string]any{"title": "v0", "state": "closed"}))
 	assert.Equal(t, "closed", closed.State)
 
-	// Another user cannot see the private repository's milestone.
+	// Another user cannot see the private repository: the error names the
+	// repository, not its milestone (issue 28, B.5).
 	res := f.WithToken(f.Token2).Call(t, defs, "get_milestone", map[string]any{"owner": owner, "repo": repo, "milestone_id": id})
 	require.True(t, res.IsError)
-	assert.Contains(t, fakeforge.Text(t, res), fmt.Sprintf("milestone %d in %s/%s not found (404)", id, owner, repo))
+	assert.Contains(t, fakeforge.Text(t, res), fmt.Sprintf("repository %s/%s not found (404)", owner, repo))
 
 	assert.JSONEq(t, fmt.Sprintf(`{"deleted":true,"milestone_id":%d}`, id), call("delete_milestone", map[string]any{"milestone_id": id}))
 	for _, name := range []string{"get_milestone", "edit_milestone", "delete_milestone"} {

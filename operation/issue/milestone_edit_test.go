@@ -40,7 +40,7 @@ func TestMilestoneTools(t *testing.T) {
 		{name: "get", tool: "get_milestone", args: map[string]any{"milestone_id": 7},
 			wantReqs: []string{"GET /api/v1/repos/o/r/milestones/7 "}, want: compactMilestone},
 		{name: "get missing", tool: "get_milestone", args: map[string]any{"milestone_id": 9},
-			wantReqs: []string{"GET /api/v1/repos/o/r/milestones/9 "}, want: notFound, wantErr: true},
+			wantReqs: []string{"GET /api/v1/repos/o/r/milestones/9 ", "GET /api/v1/repos/o/r "}, want: notFound, wantErr: true},
 		{name: "get by title refused", tool: "get_milestone", args: map[string]any{"milestone_id": "v1/beta"},
 			want: `argument "milestone_id"`, wantErr: true},
 		{name: "create with a date", tool: "create_milestone",
@@ -74,9 +74,9 @@ func TestMilestoneTools(t *testing.T) {
 			wantReqs: []string{`PATCH /api/v1/repos/o/r/milestones/7 {"due_on":null}`},
 			want:     "edit milestone 7 in o/r: the other changes were saved, but this forge kept the due date 2026-02-01", wantErr: true},
 		{name: "edit missing", tool: "edit_milestone", args: map[string]any{"milestone_id": 9, "state": "open"},
-			wantReqs: []string{"GET /api/v1/repos/o/r/milestones/9 "}, want: notFound, wantErr: true},
+			wantReqs: []string{"GET /api/v1/repos/o/r/milestones/9 ", "GET /api/v1/repos/o/r "}, want: notFound, wantErr: true},
 		{name: "edit missing with a date", tool: "edit_milestone", args: map[string]any{"milestone_id": 9, "due_date": "2026-01-01"},
-			wantReqs: []string{`PATCH /api/v1/repos/o/r/milestones/9 {"due_on":"2026-01-01T00:00:00Z"}`}, want: notFound, wantErr: true},
+			wantReqs: []string{`PATCH /api/v1/repos/o/r/milestones/9 {"due_on":"2026-01-01T00:00:00Z"}`, "GET /api/v1/repos/o/r "}, want: notFound, wantErr: true},
 		{name: "edit to a blank title", tool: "edit_milestone", args: map[string]any{"milestone_id": 7, "title": "  "},
 			want: "title must not be empty; leave it out to keep the current title", wantErr: true},
 		{name: "edit to a bad state", tool: "edit_milestone", args: map[string]any{"milestone_id": 7, "state": "done"},
@@ -86,8 +86,10 @@ func TestMilestoneTools(t *testing.T) {
 		{name: "delete", tool: "delete_milestone", args: map[string]any{"milestone_id": 7},
 			wantReqs: []string{"DELETE /api/v1/repos/o/r/milestones/7 "}, want: `{"deleted":true,"milestone_id":7}`},
 		{name: "delete missing", tool: "delete_milestone", args: map[string]any{"milestone_id": 9},
-			wantReqs: []string{"DELETE /api/v1/repos/o/r/milestones/9 "}, want: notFound, wantErr: true},
+			wantReqs: []string{"DELETE /api/v1/repos/o/r/milestones/9 ", "GET /api/v1/repos/o/r "}, want: notFound, wantErr: true},
 	}
+	// A missing milestone's 404 is followed by a look at the repository
+	// (tool.missingRepo), which exists: the milestone is what is missing.
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			f := fakeforge.New(t)

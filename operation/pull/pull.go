@@ -160,7 +160,7 @@ func createPull(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallT
 		if forgejo.IsNotFound(err) { // "a pull request … not found" would mislead
 			return nil, fmt.Errorf("open %s: the repository or one of the branches does not exist (404), or this token cannot see it", subject)
 		}
-		return nil, err
+		return nil, alreadyOpen(ctx, c, a, subject, err)
 	}
 	return tool.JSON(compact(p, false))
 }

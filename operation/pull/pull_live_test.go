@@ -119,6 +119,12 @@ func TestLivePullCorrectness(t *testing.T) {
 		Number int64 `json:"number"`
 	}
 	require.NoError(t, json.Unmarshal([]byte(call("create_pull_request", map[string]any{"head": "feature", "base": "main", "title": "Feature"})), &pr))
+	// A second one between the same branches names the open one.
+	res := f.Call(t, defs, "create_pull_request", map[string]any{"owner": owner, "repo": name, "head": "feature", "base": "main", "title": "Again"})
+	assert.True(t, res.IsError)
+	assert.Equal(t, fmt.Sprintf("open a pull request from feature into main in %s/%s: one is already open between these branches (409): "+
+		"#%d \"Feature\", %s/%s/%s/pulls/%d; get_pull_request_by_index or update_pull_request take it from here, and a push to feature updates it",
+		owner, name, pr.Number, f.URL, owner, name, pr.Number), fakeforge.Text(t, res))
 	call("merge_pull_request", map[string]any{"index": float64(pr.Number), "title": "Merge the feature", "message": "Because it is done.", "delete_branch": true})
 
 	text := call("list_repo_commits", map[string]any{"sha": "main", "limit": 1.0})

@@ -72,7 +72,18 @@ func TestCreatePull(t *testing.T) {
 	f2.JSON("POST /api/v1/repos/o/r/pulls", 409, map[string]string{"message": "pull request already exists for these targets"})
 	res = f2.Call(t, pull.Tools(), "create_pull_request", map[string]any{"owner": "o", "repo": "r", "head": "fix", "base": "main", "title": "t"})
 	assert.True(t, res.IsError)
-	assert.Equal(t, "open a pull request from fix into main in o/r: conflict (409), it may already exist: pull request already exists for these targets", fakeforge.Text(t, res))
+	assert.Equal(t, "open a pull request from fix into main in o/r: conflict (409), it may already exist: pull request already exists for these targets",
+		fakeforge.Text(t, res), "without the open one, the forge's words")
+
+	// The forge's 409 names internal ids; the open pull request is looked
+	// up by its branches (the head as the rest of the path) and named.
+	f3 := fakeforge.New(t)
+	f3.JSON("POST /api/v1/repos/o/r/pulls", 409, map[string]string{"message": "pull request already exists for these targets [id: 1, issue_id: 2, head_repo_id: 13, base_repo_id: 13, head_branch: fix/crash, base_branch: main]"})
+	f3.JSON("GET /api/v1/repos/o/r/pulls/main/fix/crash", 200, rawPull)
+	res = f3.Call(t, pull.Tools(), "create_pull_request", map[string]any{"owner": "o", "repo": "r", "head": "fix/crash", "base": "main", "title": "t"})
+	assert.True(t, res.IsError)
+	assert.Equal(t, `open a pull request from fix/crash into main in o/r: one is already open between these branches (409): #4 "Fix crash", http://x/o/r/pulls/4; `+
+		"get_pull_request_by_index or update_pull_request take it from here, and a push to fix/crash updates it", fakeforge.Text(t, res))
 }
 
 type diffResult struct {

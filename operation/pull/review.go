@@ -106,7 +106,7 @@ func reviewTools() []tool.Def {
 // lineComments is the comments parameter of the tools that write line
 // comments: each on one line of the diff, new or old side.
 func lineComments(opts ...tool.Opt) tool.Param {
-	return tool.Objects("comments", "Line comments, each on one line of a diff hunk", []tool.Param{
+	return tool.Objects("comments", "Line comments; each needs new_line or old_line, not both", []tool.Param{
 		tool.Str("path", "File path", tool.Required()),
 		tool.Int("new_line", "Line in the new file", tool.AtLeast(1)),
 		tool.Int("old_line", "Removed line, in the old file", tool.AtLeast(1)),

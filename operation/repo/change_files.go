@@ -23,7 +23,7 @@ const MaxChangedFiles = 50
 func changeFilesTool() tool.Def {
 	return tool.Def{
 		Name: "change_files", Title: "Change several files in one commit", Toolset: CodeToolset,
-		Description: "Create, update, move, delete or edit in place files in one commit: all or nothing",
+		Description: "Change files in one commit, all or nothing: create, update (from_path: move), delete, replace (edit in place)",
 		Params: []tool.Param{tool.Owner(), tool.Repo(),
 			tool.Objects("files", "File changes", []tool.Param{
 				tool.Str("operation", "Operation", tool.Required(), tool.OneOf("create", "update", "delete", "replace")),

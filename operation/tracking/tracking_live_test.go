@@ -58,9 +58,11 @@ func TestLiveTrackedTimes(t *testing.T) {
 	require.True(t, res.IsError)
 	assert.Contains(t, fakeforge.Text(t, res), fmt.Sprintf("issue %s/%s#%d not found (404)", owner, repo, n+100))
 
+	// Another user cannot see the private repository: the error names it
+	// (issue 28, B.5).
 	res = f.WithToken(f.Token2).Call(t, defs, "add_issue_time", map[string]any{"owner": owner, "repo": repo, "index": n, "seconds": 60})
 	assert.True(t, res.IsError)
-	assert.Contains(t, fakeforge.Text(t, res), fmt.Sprintf("issue %s/%s#%d", owner, repo, n))
+	assert.Contains(t, fakeforge.Text(t, res), fmt.Sprintf("repository %s/%s not found (404)", owner, repo))
 }
 
 func TestLiveStopwatch(t *testing.T) {

@@ -34,6 +34,9 @@ type Error struct {
 	NoRoute bool
 	Forge   Forge
 	Needs   string
+	// NotJSON is set on a failure whose reply was not JSON: a web page
+	// or a proxy's answer, never the forge API's own (DiagnoseURL).
+	NotJSON bool
 }
 
 // noTokenHint tells how to configure a token, on every transport.
@@ -117,12 +120,20 @@ func Fail(resp *sdk.Response, err error, verb, subject string) error {
 		status = resp.StatusCode
 	}
 	e := newError(verb, subject, status, sdkMessage(resp, err), err)
+	if status >= 400 {
+		e.NotJSON = !isJSON(resp.Header.Get("Content-Type"))
+	}
 	if status == http.StatusNotFound && strings.HasPrefix(strings.TrimSpace(resp.Header.Get("Content-Type")), "text/plain") &&
 		strings.Contains(err.Error(), "'"+routerNotFound) {
 		// The SDK quotes a non-JSON error body in its error text.
 		e.NoRoute, e.Message = true, ""
 	}
 	return e
+}
+
+// isJSON reports whether a Content-Type is JSON's.
+func isJSON(contentType string) bool {
+	return strings.Contains(strings.ToLower(contentType), "json")
 }
 
 func newError(verb, subject string, status int, message string, cause error) *Error {

@@ -325,6 +325,7 @@ func (c *Client) send(req *http.Request, verb, subject string) (*http.Response, 
 		defer resp.Body.Close()
 		b, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
 		e := newError(verb, subject, resp.StatusCode, MessageFromBody(b), nil)
+		e.NotJSON = !isJSON(resp.Header.Get("Content-Type"))
 		if resp.StatusCode == http.StatusNotFound && isRouterNotFound(resp.Header.Get("Content-Type"), b) {
 			c.noRoute(req.Context(), e, req.Method, req.URL.EscapedPath())
 		}

@@ -18,6 +18,19 @@ func ParseBaseURL(raw string) (*url.URL, error) {
 	if raw == "" {
 		return nil, fmt.Errorf("forge URL is empty: set --url or FORGEJO_URL (e.g. https://codeberg.org)")
 	}
+	if !strings.Contains(raw, "://") {
+		// "codeberg.org", "127.0.0.1:3000": url.Parse reads the host as
+		// a path or a scheme.
+		rest := strings.TrimLeft(raw, "/")
+		host, _, _ := strings.Cut(rest, "/")
+		if h, _, err := net.SplitHostPort(host); err == nil {
+			host = h
+		}
+		if IsLoopbackHost(host) {
+			return nil, fmt.Errorf("forge URL %q has no scheme: use http://%s (or https:// if the forge serves HTTPS there)", raw, rest)
+		}
+		return nil, fmt.Errorf("forge URL %q has no scheme: use https://%s", raw, rest)
+	}
 	u, err := url.Parse(raw)
 	if err != nil {
 		return nil, fmt.Errorf("forge URL %q is not a valid URL: %v", raw, err)

@@ -303,6 +303,11 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "400 Bad Request: "+err.Error(), http.StatusBadRequest)
 		return
 	}
+	inline, err := inlineCap(r.Header)
+	if err != nil {
+		http.Error(w, "400 Bad Request: "+err.Error(), http.StatusBadRequest)
+		return
+	}
 	r = r.WithContext(narrowed)
 	caller := id.Caller(addr)
 	if !s.users.enter(caller) {
@@ -315,7 +320,7 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) {
 	ctx, _ := withVerdict(r.Context())
 	ctx = context.WithValue(ctx, addrKey{}, addr)
 	ctx = tool.WithCaller(context.WithValue(ctx, identityKey{}, id), caller)
-	r = r.WithContext(tool.WithAllowed(ctx, allow))
+	r = r.WithContext(tool.WithInlineCap(tool.WithAllowed(ctx, allow), inline))
 	if r.Method != http.MethodPost {
 		s.mcp.ServeHTTP(w, r)
 		return

@@ -62,8 +62,11 @@ func (s *Server) serveMessage(w http.ResponseWriter, r *http.Request, caller str
 	// during the request is answered 401, not a tool error (rejection.go).
 	hold := newHoldWriter(w, verdictFrom(r.Context()))
 	out := mcpWriter(hold, d)
-	if m.Method == string(mcp.MethodResourcesRead) {
-		out = cleaningWriter{out}
+	switch m.Method {
+	case string(mcp.MethodResourcesRead):
+		out = cleaningWriter{out, resource.CleanEncoded}
+	case string(mcp.MethodToolsCall):
+		out = cleaningWriter{out, tool.CleanUnknownToolEncoded}
 	}
 	s.mcp.Handle(out, &server.HTTPRequest{Method: r.Method, URL: r.URL, Header: r.Header,
 		Body: m.Forward(body), Context: tool.WithDelivery(m.Context(r.Context()), d)})
@@ -133,10 +136,14 @@ func (a responseWriter) Flush() {
 
 func (a responseWriter) CanStream() bool { return a.flusher != nil }
 
-// cleaningWriter takes mcp-go's not-found wording off a reply to
-// resources/read (resource.CleanEncoded). mcp-go writes each reply, JSON
-// or server-sent event, in one Write.
-type cleaningWriter struct{ server.HTTPResponseWriter }
+// cleaningWriter rewrites mcp-go's not-found wording in a reply: to
+// resources/read (resource.CleanEncoded), to tools/call for an unknown tool
+// (tool.CleanUnknownToolEncoded). mcp-go writes each reply, JSON or
+// server-sent event, in one Write.
+type cleaningWriter struct {
+	server.HTTPResponseWriter
+	clean func([]byte) []byte
+}
 
 func (c cleaningWriter) SetWriteDeadline(t time.Time) error {
 	if d, ok := c.HTTPResponseWriter.(interface{ SetWriteDeadline(time.Time) error }); ok {
@@ -146,7 +153,7 @@ func (c cleaningWriter) SetWriteDeadline(t time.Time) error {
 }
 
 func (c cleaningWriter) Write(p []byte) (int, error) {
-	if _, err := c.HTTPResponseWriter.Write(resource.CleanEncoded(p)); err != nil {
+	if _, err := c.HTTPResponseWriter.Write(c.clean(p)); err != nil {
 		return 0, err
 	}
 	return len(p), nil

@@ -104,6 +104,7 @@ var selectionHeaders = map[string]string{
 	http.CanonicalHeaderKey(HeaderReadonly):     HeaderReadonly,
 	http.CanonicalHeaderKey(HeaderRepos):        HeaderRepos,
 	http.CanonicalHeaderKey(HeaderLockdown):     HeaderLockdown,
+	http.CanonicalHeaderKey(HeaderInlineCap):    HeaderInlineCap,
 }
 
 // checkSelectionHeaders refuses an X-MCP-* header that is given more than
@@ -124,11 +125,13 @@ func checkSelectionHeaders(h http.Header) error {
 		name, known := selectionHeaders[key]
 		switch {
 		case !known:
-			return fmt.Errorf("unknown header %s: this server reads only %s, %s, %s, %s, %s and %s", key, HeaderToolsets, HeaderTools, HeaderExcludeTools, HeaderReadonly, HeaderRepos, HeaderLockdown)
+			return fmt.Errorf("unknown header %s: this server reads only %s, %s, %s, %s, %s, %s and %s", key, HeaderToolsets, HeaderTools, HeaderExcludeTools, HeaderReadonly, HeaderRepos, HeaderLockdown, HeaderInlineCap)
 		case len(values) > 1:
 			return fmt.Errorf("%s is given %d times; send it once (a repeated selection header is refused, never merged)", name, len(values))
 		case (name == HeaderReadonly || name == HeaderLockdown) && strings.Contains(values[0], ","):
 			return fmt.Errorf("%s is given more than once (%q); send it once, true or false", name, values[0])
+		case name == HeaderInlineCap:
+			// A number, checked by inlineCap.
 		case name != HeaderReadonly && name != HeaderLockdown && len(tool.SplitList(values[0])) == 0:
 			// Blank is not "no narrowing": most likely a client setting
 			// whose variable was empty, which must not widen the request.

@@ -4,7 +4,6 @@ package mcpserver
 
 import (
 	"context"
-	"fmt"
 	"slices"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -60,8 +59,9 @@ func build(defs, known []tool.Def, r *tool.Runner, then server.OnBeforeCallToolF
 // the requested name, with no way to add to it. So the hook, which runs
 // before the lookup, rewrites the name of a call to a tool that is not
 // offered into the name and the hint: the lookup still fails (the text has
-// a space and quotes, which no tool name has) and the error reads
-// tool 'get_isue (did you mean "get_issue_by_index"?)' not found. The
+// a space and quotes, which no tool name has), and both transports move
+// the hint out of the quoted name on the way back (tool.CleanUnknownTool):
+// tool 'get_isue' not found; did you mean "get_issue_by_index"?. The
 // echoed name is clipped and has the caller's token redacted, hint or not
 // (a clipped or redacted name ends in "…" or holds "[REDACTED]", so it
 // cannot name a tool either).
@@ -77,9 +77,6 @@ func suggestUnknownTool(defs []tool.Def, r *tool.Runner) server.OnBeforeCallTool
 			return
 		}
 		name := forgejo.Clip(r.Redact(ctx, req.Params.Name))
-		if hint := tool.Suggest(req.Params.Name, names); hint != "" {
-			name = fmt.Sprintf("%s (did you mean %q?)", name, hint)
-		}
-		req.Params.Name = name
+		req.Params.Name = tool.UnknownToolName(name, tool.Suggest(req.Params.Name, names))
 	}
 }

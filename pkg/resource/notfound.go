@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
 )
 
 // mcp-go v1.2.1 words every resources/read that matches no template as
@@ -23,16 +25,7 @@ const (
 // CleanReply returns m, a reply to resources/read, with mcp-go's
 // not-found wording taken off its error message.
 func CleanReply(m mcp.JSONRPCMessage) mcp.JSONRPCMessage {
-	switch e := m.(type) {
-	case mcp.JSONRPCError:
-		e.Error.Message = cleanMessage(e.Error.Message)
-		return e
-	case *mcp.JSONRPCError:
-		if e != nil {
-			e.Error.Message = cleanMessage(e.Error.Message)
-		}
-	}
-	return m
+	return tool.RewriteErrorMessage(m, cleanMessage)
 }
 
 func cleanMessage(msg string) string {

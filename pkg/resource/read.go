@@ -85,10 +85,6 @@ type ReadError struct {
 
 func (e *ReadError) Error() string { return e.Msg }
 
-// resourceWindow is the bytes of an attachment one resource read returns
-// (download_*_attachment's largest window).
-const resourceWindow = 1 << 20
-
 // Read reads uri: it parses it, runs the tool calls its kind maps to, and
 // converts their results to resource contents.
 func (rd *Reader) Read(ctx context.Context, uri string) ([]mcp.ResourceContents, error) {
@@ -106,14 +102,9 @@ func (rd *Reader) Read(ctx context.Context, uri string) ([]mcp.ResourceContents,
 			// the next window starts, rather than no bytes at all.
 			t.Args["offset"] = int64(0)
 		}
-		args := t.Args
-		if _, ok := args["max_bytes"]; !ok {
-			// A resource is read for the user, not as a tool result: its
-			// windows stay 1 MiB, where a tool call's default is 40 KiB.
-			args = maps.Clone(t.Args)
-			args["max_bytes"] = int64(resourceWindow)
-		}
-		res, err := rd.call(ctx, rd.tool(t.Kind), args)
+		// Without max_bytes, a window is the inline cap (1 MiB unless
+		// the server or the request lowered it), as for a tool call.
+		res, err := rd.call(ctx, rd.tool(t.Kind), t.Args)
 		if err != nil {
 			return nil, err
 		}

@@ -56,7 +56,14 @@ func TestForgeFaults(t *testing.T) {
 			w.WriteHeader(http.StatusBadGateway)
 			_, _ = w.Write([]byte("<html><body>Bad Gateway</body></html>"))
 		}, want: "get the token's user: the forge failed (502 Bad Gateway); retry later"},
-		{name: "invalid JSON", handler: func(w http.ResponseWriter, _ *http.Request) {
+		{name: "invalid JSON", handler: func(w http.ResponseWriter, r *http.Request) {
+			// A forge (its version route answers) whose reply to the
+			// call is broken: a server answering every route so is not
+			// a forge, and the error says that instead (issue 28, B.3).
+			if r.URL.Path == "/api/v1/version" {
+				fakeforge.WriteJSON(w, http.StatusOK, map[string]string{"version": "1.26.0"})
+				return
+			}
 			w.Header().Set("Content-Type", "application/json")
 			_, _ = w.Write([]byte(`{"login": "me", `))
 		}, want: "get the token's user: the forge's reply could not be read (invalid or truncated JSON)"},

@@ -28,6 +28,7 @@ import (
 
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/resource"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/rpcguard"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
 )
 
 // Limits bound one stdio connection. Zero fields take the defaults.
@@ -328,8 +329,11 @@ func (c *conn) dispatch(ctx context.Context, method string, id json.RawMessage, 
 	if m == nil {
 		return nil
 	}
-	if method == string(mcp.MethodResourcesRead) {
+	switch method {
+	case string(mcp.MethodResourcesRead):
 		m = resource.CleanReply(m)
+	case string(mcp.MethodToolsCall):
+		m = tool.CleanUnknownToolReply(m)
 	}
 	if e, ok := m.(mcp.JSONRPCError); ok {
 		// mcp-go puts decoder errors into the message, and a decoder

@@ -64,6 +64,10 @@ type Runner struct {
 	// Marks shows next to every author of user-written text their
 	// relation to the repository (owner, member, collaborator, none).
 	Marks bool
+	// MaxInlineBytes is the server's inline cap: the most bytes of a file
+	// a download returns in one result (inline.go); a request may lower
+	// it further. 0 means MaxInlineBytes.
+	MaxInlineBytes int64
 	// gate bounds concurrent calls and observes them (limit.go).
 	gate *gate
 }
@@ -152,6 +156,7 @@ func (r *Runner) call(ctx context.Context, d Def, raw any, client *forgejo.Clien
 	} else if clientErr != nil {
 		client = nil
 	}
+	ctx = WithInlineCap(ctx, r.MaxInlineBytes)
 	if r.Timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, r.Timeout)
@@ -174,11 +179,17 @@ func (r *Runner) call(ctx context.Context, d Def, raw any, client *forgejo.Clien
 	r.overran(ctx, d.Name)
 	switch {
 	case err != nil:
+		// A wrong forge URL first (a repository page's URL answers 404 to
+		// everything, the repository look included), then a missing
+		// repository.
+		if err = client.DiagnoseURL(ctx, err); !isURLError(err) {
+			err = missingRepo(ctx, client, d, args, err)
+		}
 		return Error(describe(ctx, d, client.Explain(err), r.Timeout))
 	case res == nil:
 		return Error(fmt.Sprintf("internal error in %s: no result", d.Name))
 	}
-	if d.Output == nil || res.IsError {
+	if d.Output == nil || d.Unadvertised || res.IsError {
 		// structuredContent is sent only where tools/list announced its
 		// schema; an error's text is the whole message.
 		res.StructuredContent = nil

@@ -74,5 +74,5 @@ func State() Param {
 
 // Pages is the page range of a PDF read as text.
 func Pages() Param {
-	return Str("pages", `PDF pages to read as text: "2", "1-3", "4-" (default all, up to 48 KiB)`, MaxLen(32))
+	return Str("pages", `PDF pages as text: "2", "1-3", "4-" (default all, up to 48 KiB)`, MaxLen(32))
 }

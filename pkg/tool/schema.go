@@ -63,6 +63,9 @@ func (d Def) OutputSchema() (json.RawMessage, error) {
 // Tests validate results against the full OutputSchema, which admits fewer
 // documents, so a result that passes there passes what clients see.
 func (d Def) AdvertisedOutputSchema() (json.RawMessage, error) {
+	if d.Unadvertised {
+		return nil, nil
+	}
 	s, err := d.outputSchema()
 	if s == nil || err != nil {
 		return nil, err

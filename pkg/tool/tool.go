@@ -34,6 +34,11 @@ type Def struct {
 	// (Repo{}, tool.ListPage[Repo]{}…): the tool's outputSchema is
 	// generated from it. Nil for a tool whose result is not one JSON value.
 	Output any
+	// Unadvertised keeps Output's schema out of tools/list (and so sends
+	// no structuredContent) while Output still types the result for the
+	// Runner's passes (the hidden-text marks): for a tool in the default
+	// selection whose schema its tools/list budget cannot carry.
+	Unadvertised bool
 	// Offline tools work without a forge: c is nil when none is
 	// configured (the version tool still asks a configured one its
 	// flavour).
