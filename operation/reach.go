@@ -30,7 +30,7 @@ func reachOf(name string) (tool.Reach, bool) {
 	case "list_my_orgs", "list_user_orgs":
 		return tool.Reach{Kind: tool.ReachAccount, Why: "the organisations a user belongs to"}, true
 	// Spanning repositories: the results name theirs and are filtered.
-	case "list_my_repos", "list_user_repos", "search_repos", "search_issues", "check_notifications",
+	case "list_my_repos", "list_user_repos", "search_repos", "search_issues", "list_my_issues", "check_notifications",
 		"get_notification_thread", "list_team_repos", "list_my_stopwatches", "list_my_tracked_times":
 		return tool.Reach{Kind: tool.ReachResults}, true
 	// Which organisation or repository these touch is only known once

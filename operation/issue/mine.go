@@ -33,8 +33,10 @@ const maxSearchLimit = 50
 func mineTools() []tool.Def {
 	return []tool.Def{{
 		Name: "list_my_issues", Toolset: Toolset,
-		// No Output: its schema would cost the default selection 700
-		// bytes of tools/list; the JSON text is the result.
+		// Output unadvertised: its schema would cost the default
+		// selection 700 bytes of tools/list, yet it types the result for
+		// the Runner's passes (lockdown, author marks, scope filtering).
+		Output: tool.ListPage[Mine]{}, Unadvertised: true,
 		Title:       "My issues and pull requests",
 		Description: "Your issues and PRs in every repo, newest first",
 		Params: []tool.Param{
