@@ -202,6 +202,9 @@ func domainOf(name string) int {
 		"delete_repo_hook",
 		"test_repo_hook":
 		return 14
+	case "search_tools",
+		"call_tool":
+		return 15
 	}
 	return -1
 }

@@ -20,6 +20,7 @@ var withoutOutput = map[string]string{
 	"download_comment_attachment": "mixed content: JSON, then the bytes",
 	"download_release_attachment": "mixed content: JSON, then the bytes",
 	"download_artifact":           "mixed content: JSON, then the zip's bytes",
+	"call_tool":                   "the result of the tool it calls, whatever its shape",
 }
 
 // TestTitlesAndOutputSchemas: every tool has a human title, and every tool
@@ -90,9 +91,9 @@ func TestDefaultSelectionIsLean(t *testing.T) {
 	n := operation.ListBytes(def)
 	t.Logf("tools/list: default %d tools, %d bytes; all %d tools, %d bytes", len(def), n, len(all), operation.ListBytes(all))
 	assert.LessOrEqual(t, n, DefaultBudget, "the default selection's tools/list is over budget: move a toolset out of the default")
-	assert.ElementsMatch(t, []string{"user", "code", "issue", "pull", "attachment"}, tool.DefaultToolsets(all))
+	assert.ElementsMatch(t, []string{"user", "code", "issue", "pull", "attachment", "meta"}, tool.DefaultToolsets(all))
 	for _, name := range []string{"get_issue_by_index", "create_issue_comment", "get_pull_request_diff", "get_file_content",
-		"download_issue_attachment", "get_my_user_info"} {
+		"download_issue_attachment", "get_my_user_info", "search_tools", "call_tool"} {
 		_, ok := tool.Find(def, name)
 		assert.True(t, ok, "%s is in the default selection", name)
 	}

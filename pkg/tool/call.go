@@ -51,6 +51,10 @@ type Runner struct {
 	// with a message saying how to narrow it, never a truncated result.
 	// 0 means none.
 	MaxResultBytes int64
+	// Callable returns the tools the meta-tools reach (dispatch.go): the
+	// server's selection before its default narrows tools/list; nil
+	// reaches none.
+	Callable func() []Def
 	// gate bounds concurrent calls and observes them (limit.go).
 	gate *gate
 }
@@ -58,6 +62,9 @@ type Runner struct {
 // Call runs d with raw arguments and always returns a result: failures are
 // isError results whose text says what went wrong and what to do.
 func (r *Runner) Call(ctx context.Context, d Def, raw any) *mcp.CallToolResult {
+	if d.Forward != nil {
+		return r.forward(ctx, d, raw)
+	}
 	start := time.Now()
 	// The identity is known before anything else runs, so every text that
 	// leaves, a validation error echoing an argument included, can be
@@ -149,7 +156,7 @@ func (r *Runner) call(ctx context.Context, d Def, raw any, client *forgejo.Clien
 			res = Error(fmt.Sprintf("internal error in %s; this is a bug in forgejo-mcp, please report it", d.Name))
 		}
 	}()
-	res, err = d.Handler(ctx, client, args)
+	res, err = d.Handler(r.withReach(ctx), client, args)
 	switch {
 	case err != nil:
 		return Error(describe(ctx, d, client.Explain(err), r.Timeout))

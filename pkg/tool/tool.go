@@ -49,6 +49,10 @@ type Def struct {
 	// parameter's name. Parse accepts them; nothing advertises them.
 	// operation.All fills them from its one compatibility table.
 	Aliases map[string]string
+	// Forward, set on the meta-tool call_tool, names the tool a call runs
+	// in its place and that tool's arguments (dispatch.go); its Handler is
+	// never reached through a Runner.
+	Forward Forward
 }
 
 // Annotations are the behaviour hints sent to clients. Every tool sets all
