@@ -2,7 +2,7 @@
 GO ?= go
 BIN ?= forgejo-mcp
 
-.PHONY: build run forge forge-stop test check docs fixtures lint clean release
+.PHONY: build run forge forge-stop test check docs fixtures routes lint clean release
 
 # Stamped with the tag or commit (plus -dirty) from git, like a release.
 VERSION_PKG := codeberg.org/forgejo-mcp/forgejo-mcp/pkg/version
@@ -50,20 +50,29 @@ test:
 check:
 	scripts/check
 
-docs:
+docs: routes
 	$(GO) run ./cmd/gendocs
 
 # Regenerate the described forges' API descriptions (internal/fakeforge/specs)
-# from Forgejo's development swagger.v1.json, the ones built Forgejo servers
-# serve (13.0.5, and a 10.0.0 development build's, kept in
-# internal/fakeforge/sources) and the Gitea test forge's; FORGEJO_SWAGGER,
-# FORGEJO_RELEASE_SWAGGER (comma-separated) and FORGEJO_TEST_URL say where
-# they are.
-FORGEJO_SWAGGER ?= ../shared/forgejo/swagger.v1.json
-FORGEJO_RELEASE_SWAGGER ?= ../shared/forgejo/swagger-13.0.5.json,internal/fakeforge/sources/forgejo-10.0.0-dev-456d05998231.swagger.json
+# from the files in internal/fakeforge/sources (Forgejo's v17 development
+# swagger.v1.json, the ones real Forgejo 13.0.5 and 15.0.3 servers serve and a
+# 10.0.0 development build's) and the Gitea test forge's (FORGEJO_TEST_URL, or
+# kept as it is without one), then the route table (make routes).
+# FORGEJO_SWAGGER and FORGEJO_RELEASE_SWAGGER (comma-separated) override the
+# files; a new release's description goes in sources/ and in
+# FORGEJO_RELEASE_SWAGGER.
+SOURCES := internal/fakeforge/sources
+FORGEJO_SWAGGER ?= $(SOURCES)/forgejo-17.0.0-dev.swagger.json
+FORGEJO_RELEASE_SWAGGER ?= $(SOURCES)/forgejo-13.0.5.swagger.json,$(SOURCES)/forgejo-15.0.3.swagger.json,$(SOURCES)/forgejo-10.0.0-dev-456d05998231.swagger.json
 fixtures:
 	$(GO) run ./internal/fakeforge/gen -forgejo $(FORGEJO_SWAGGER) -forgejo-release $(FORGEJO_RELEASE_SWAGGER) \
-		-gitea $$FORGEJO_TEST_URL/swagger.v1.json
+		-gitea="$${FORGEJO_TEST_URL:+$$FORGEJO_TEST_URL/swagger.v1.json}"
+
+# Rebuild the route table's presence column (pkg/forgejo/compat_gen.go): for
+# each route declared in pkg/forgejo/compat.go, the described forges whose
+# API description has it. No forge needed.
+routes:
+	$(GO) run ./internal/fakeforge/gen -routes-only
 
 lint:
 	@test -z "$$(gofmt -l .)" || { gofmt -l .; echo "gofmt: the files above need formatting"; exit 1; }

@@ -39,6 +39,7 @@ type HTTPConfig struct {
 	MinBodyRate        int64  // bytes a second a body must keep after its first 5 s
 	MetricsAddr        string // a separate listener for /metrics; "" serves it on Addr
 	TrustedProxies     string // reverse proxies whose X-Forwarded-For names the client
+	OAuth              OAuthProxyConfig
 
 	publicURL      *url.URL // parsed PublicURL, nil when unset
 	trustedProxies []netip.Prefix
@@ -58,6 +59,7 @@ func (h *HTTPConfig) registerFlags(fs *pflag.FlagSet, env Env) {
 	fs.IntVar(&h.MaxInFlight, "http-max-in-flight", 64, "HTTP requests served at once; more get 503")
 	fs.IntVar(&h.MaxInFlightPerUser, "http-max-in-flight-per-user", 8, "HTTP requests one user (token identity) has served at once, counted before their bodies are read; more get 429 while others are served")
 	fs.Int64Var(&h.MinBodyRate, "http-min-body-rate", httpserver.DefaultMinBodyRate, "bytes a second a request body must arrive at, on average after its first 5 s; a slower one is cut off (408)")
+	h.OAuth.registerFlags(fs, env)
 	fs.StringVar(&h.TrustedProxies, "http-trusted-proxies", env("FORGEJO_MCP_HTTP_TRUSTED_PROXIES"), "comma-separated addresses or CIDR prefixes of reverse proxies whose X-Forwarded-For names the client's address (for the per-address limits); by default the connection's peer is the client")
 }
 
@@ -104,6 +106,9 @@ func (h *HTTPConfig) resolve() error {
 		return usagef("--http-trusted-proxies %q: %v (give addresses or CIDR prefixes, e.g. 127.0.0.1,10.0.0.0/8)", h.TrustedProxies, err)
 	}
 	h.trustedProxies = trusted
+	if err := h.OAuth.resolve(); err != nil {
+		return err
+	}
 	if h.MaxBodyBytes < 0 || h.MaxInFlight <= 0 || h.MaxInFlightPerUser <= 0 || h.MinBodyRate <= 0 {
 		return usagef("--http-max-body-bytes must not be negative, and --http-max-in-flight, --http-max-in-flight-per-user and --http-min-body-rate must be positive")
 	}
@@ -201,6 +206,7 @@ func httpOptions(cfg *Config, defs []tool.Def, logger *slog.Logger) httpserver.O
 	if h.SharedToken {
 		o.SharedToken = cfg.Token
 	}
+	o.OAuthProxy = h.OAuth.config
 	if len(tool.SplitList(cfg.Toolsets)) == 0 && len(tool.SplitList(cfg.Tools)) == 0 {
 		// A request without X-MCP-Toolsets gets the default selection;
 		// the header reaches the rest ("all", "+wiki").
@@ -243,6 +249,12 @@ func warnExposure(logger *slog.Logger, cfg *Config, addr net.Addr) {
 		logger.Warn("--http-shared-token is on: every request without credentials acts as the server token's user; everyone who can reach the port acts as this user", "addr", addr.String())
 	} else if cfg.Token != "" {
 		logger.Info("FORGEJO_ACCESS_TOKEN/--token-file is not used over HTTP (each request brings its own token) unless --http-shared-token is set")
+	}
+	if h.OAuth.On && h.publicURL != nil && h.publicURL.Scheme == "http" && !forgejo.IsLoopbackHost(h.publicURL.Hostname()) {
+		logger.Warn("--oauth-proxy over plain http: authorization codes and tokens cross the network in clear text, and browsers refuse the __Host- binding cookie; serve it over https (--tls-cert, or a TLS proxy and an https --public-url)")
+	}
+	if h.OAuth.On && h.publicURL == nil {
+		logger.Warn("--oauth-proxy without --public-url: its endpoints and the callback registered at the forge are named after each request's Host; set --public-url to the URL users reach this server at")
 	}
 	if !loopback && h.AllowedHosts == "" && h.publicURL == nil {
 		logger.Warn("no --public-url or --http-allowed-hosts: requests naming this machine by anything but a loopback name or the listen address get 403 (DNS-rebinding guard)")

@@ -15,6 +15,7 @@ import (
 
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/mcpserver"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/pdftext"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/redact"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/rpcguard"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/stdio"
@@ -75,6 +76,8 @@ func Main(ctx context.Context, args []string, std IO, env Env) int {
 		return ExitUsage
 	}
 	logger := newLogger(std.Err, &cfg)
+	// The calls reading PDFs share one memory pool (security issue 26).
+	ctx = pdftext.WithMemoryPool(ctx, pdftext.NewMemoryPool(pdftext.DefaultPoolBytes))
 	all := operation.All()
 	sel := cfg.serverSelection()
 	switch {

@@ -46,5 +46,5 @@ func missingRuns(id testforge.Identity) string {
 		return (&forgejo.RouteError{Feature: d.Feature, Needs: d.Needs(), Forge: fg}).Error()
 	}
 	return "this forge (" + id.String() + ") has no such API route (its router answered 404 page not found, " +
-		"so nothing was looked up and this says nothing about whether it exists); it needs " + d.Needs()
+		"so nothing was looked up and this says nothing about whether it exists); " + d.Needs()
 }

@@ -2,6 +2,7 @@ package operation
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
@@ -13,9 +14,20 @@ const (
 	CompatEnd   = "<!-- compat:end -->"
 )
 
+// compatColumns are the forge versions the compatibility table has a
+// column for: the Forgejo release lines people run, named by the release
+// each was described from, Gitea, and the Forgejo development snapshot.
+var compatColumns = []struct{ head, forge string }{
+	{"Forgejo 13.x (13.0.5)", "Forgejo 13.0.5+gitea-1.22.0"},
+	{"Forgejo 15.x LTS (15.0.3)", "Forgejo 15.0.3+gitea-1.22.0"},
+	{"Gitea 1.26 (1.26.0)", "Gitea 1.26.0"},
+	{"Forgejo 17.0.0-dev (snapshot)", "Forgejo 17.0.0-dev+gitea-1.22.0"},
+}
+
 // CompatTable renders the declared Forgejo/Gitea differences
-// (forgejo.Routes, forgejo.Fields, forgejo.Behaviours) as README's
-// compatibility tables.
+// (forgejo.Routes, forgejo.Fields, forgejo.Behaviours) as the
+// compatibility section's tables: features per release, from the route
+// table generated from the API descriptions (make routes).
 func CompatTable() string {
 	var b strings.Builder
 	routes, fields := forgejo.Routes(), forgejo.Fields()
@@ -23,24 +35,43 @@ func CompatTable() string {
 	for _, f := range forgejo.Described() {
 		described = append(described, f.String())
 	}
-	fmt.Fprintf(&b, "From the API descriptions of %s: %d routes some forges lack, %d response fields spelled differently or on one flavour only.\n\n",
+	fmt.Fprintf(&b, "From the API descriptions of %s: %d routes some of them lack, %d response fields spelled differently or on one flavour only.\n\n",
 		strings.Join(described, ", "), len(routes), len(fields))
-	b.WriteString("| Feature | Forgejo | Gitea | What the tools do |\n|---|---|---|---|\n")
-	for _, r := range routes {
-		fmt.Fprintf(&b, "| %s (`%s %s`; %s) | %s | %s | where it is missing: %s |\n", r.Feature, r.Method, r.Route,
-			strings.Join(r.Tools, ", "), r.Forgejo, r.Gitea, r.Otherwise)
+	b.WriteString("| Feature (route; tools) |")
+	for _, c := range compatColumns {
+		b.WriteString(" " + c.head + " |")
 	}
+	b.WriteString(" Where it is missing |\n|---|")
+	b.WriteString(strings.Repeat("---|", len(compatColumns)+1) + "\n")
+	for _, r := range routes {
+		fmt.Fprintf(&b, "| %s (`%s %s`; %s) |", r.Feature, r.Method, r.Route, strings.Join(r.Tools, ", "))
+		for _, c := range compatColumns {
+			b.WriteString(" " + yesNo(r, forgejo.ParseForge(strings.TrimPrefix(strings.TrimPrefix(c.forge, "Forgejo "), "Gitea "))) + " |")
+		}
+		otherwise := r.Otherwise
+		if r.Instead != "" {
+			otherwise += "; " + r.Instead
+		}
+		fmt.Fprintf(&b, " %s |\n", otherwise)
+	}
+	b.WriteString("| Tools refused before sending (of the " + fmt.Sprint(onlineTools()) + " that talk to the forge) |")
+	for _, c := range compatColumns {
+		refused := refusedTools(forgejo.ParseForge(strings.TrimPrefix(strings.TrimPrefix(c.forge, "Forgejo "), "Gitea ")))
+		fmt.Fprintf(&b, " %d: %s |", len(refused), strings.Join(refused, ", "))
+	}
+	b.WriteString(" every other tool works |\n\n")
 	code := func(s string) string {
 		if s == "" {
 			return "—"
 		}
 		return "`" + s + "`"
 	}
+	b.WriteString("| Response field | Forgejo | Gitea | What the tools do |\n|---|---|---|---|\n")
 	for _, f := range fields {
 		fmt.Fprintf(&b, "| %s (%s) | %s | %s | %s |\n", f.Feature, f.Definition, code(f.Forgejo), code(f.Gitea), f.Handling)
 	}
 	behaviours := forgejo.Behaviours()
-	fmt.Fprintf(&b, "\nHow the forges answer routes both have, as recorded from Forgejo 13.0.5 and Gitea 1.26.0 "+
+	fmt.Fprintf(&b, "\nHow the forges answer routes both have, as recorded from Forgejo 13.0.5 and 15.0.3 and Gitea 1.26.0 "+
 		"(`internal/fakeforge/recorded`, by sequence number): %d differences.\n\n", len(behaviours))
 	b.WriteString("| Behaviour | Forgejo | Gitea | What the tools do | Recorded |\n|---|---|---|---|---|\n")
 	for _, h := range behaviours {
@@ -48,6 +79,54 @@ func CompatTable() string {
 			h.Handling, evidence(h.Evidence))
 	}
 	return b.String()
+}
+
+// yesNo is a route's cell for forge f: yes, or no (refused before sending,
+// or another way).
+func yesNo(r forgejo.RouteDiff, f forgejo.Forge) string {
+	switch p := r.On(f.Flavour); {
+	case r.LackedBy(f):
+		return "no"
+	case slices.Contains(p.Have, strings.SplitN(f.Version, "+", 2)[0]):
+		return "yes"
+	}
+	return "?"
+}
+
+// RefusedOn reports whether tool name refuses on forge f before sending:
+// one of its routes is declared refused where missing (an Otherwise that
+// starts with forgejo.Refused and names no other way for this tool after
+// it), and f lacks it.
+func RefusedOn(name string, f forgejo.Forge) bool {
+	for _, r := range forgejo.Routes() {
+		rest, refused := strings.CutPrefix(r.Otherwise, forgejo.Refused)
+		if refused && !strings.Contains(rest, name) && slices.Contains(r.Tools, name) && r.LackedBy(f) {
+			return true
+		}
+	}
+	return false
+}
+
+// refusedTools are the tools that refuse on forge f, in inventory order.
+func refusedTools(f forgejo.Forge) []string {
+	var out []string
+	for _, d := range All() {
+		if !d.Offline && RefusedOn(d.Name, f) {
+			out = append(out, d.Name)
+		}
+	}
+	return out
+}
+
+// onlineTools counts the tools that talk to the forge.
+func onlineTools() int {
+	n := 0
+	for _, d := range All() {
+		if !d.Offline {
+			n++
+		}
+	}
+	return n
 }
 
 // evidence groups "RECORDING#SEQ" references by recording:

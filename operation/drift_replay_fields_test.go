@@ -22,14 +22,15 @@ import (
 // list sharing get's shape, without bodies) is declared in replayDrops.
 // A renamed field (the forge's "index", the result's "number") is not
 // compared here; the shaped drift test (TestResultsUnderForgejoShapes)
-// covers those.
-func lostFields(schema []byte, r replayRun) []string {
+// covers those. checked counts the names compared: sent by the forge and
+// kept by the schema.
+func lostFields(schema []byte, r replayRun) (lost []string, checked int) {
 	var sc any
 	if schema == nil {
-		return nil
+		return nil, 0
 	}
 	if json.Unmarshal(schema, &sc) != nil {
-		return []string{"(outputSchema is not JSON)"}
+		return []string{"(outputSchema is not JSON)"}, 0
 	}
 	kept := map[string]bool{}
 	schemaProperties(sc, kept)
@@ -63,14 +64,17 @@ func lostFields(schema []byte, r replayRun) []string {
 	if v, ok := resultValue(r.Result); ok {
 		nonEmptyNames(v, got, map[string]bool{})
 	}
-	var lost []string
 	for name := range sent {
-		if kept[name] && !got[name] && !emptied[name] {
+		if !kept[name] || emptied[name] {
+			continue
+		}
+		checked++
+		if !got[name] {
 			lost = append(lost, name)
 		}
 	}
 	sort.Strings(lost)
-	return lost
+	return lost, checked
 }
 
 // schemaProperties adds every property name a JSON schema declares, at any

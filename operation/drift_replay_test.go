@@ -23,7 +23,7 @@ import (
 )
 
 // The replay drift test drives every tool against the real answers of
-// Forgejo 13.0.5 and Gitea 1.26.0 (internal/fakeforge/recorded, replayed by
+// Forgejo 13.0.5 and 15.0.3 and Gitea 1.26.0 (internal/fakeforge/recorded, replayed by
 // fakeforge.Replay: matched by method and route, ids normalised), where the
 // shaped drift tests drive them against answers generated from the API
 // descriptions. The recordings are inputs nobody on this project wrote:
@@ -31,7 +31,8 @@ import (
 
 // replayArgs are the arguments the recorded sweeps gave a tool, where
 // sampleArgs' would ask for something the recorded objects lack (a label
-// named "x"). The sequence numbers are the recordings' (both alike).
+// named "x"). The sequence numbers are the recordings' (alike in the
+// first sweeps; replayArgsOn has a recording's own).
 var replayArgs = map[string]map[string]any{
 	"add_issue_labels":    {"labels": []any{"bug"}}, // seq 82–84: the repository's one label
 	"remove_issue_labels": {"labels": []any{"bug"}}, // seq 85–87
@@ -45,31 +46,26 @@ var replayArgs = map[string]map[string]any{
 // cannot check, and why. The lists only shrink: a tool the replay comes to
 // cover on a recording must leave that recording's list (the "uncovered
 // list only shrinks" subtest). The fifteen tools added after the first
-// sweep (main at 2c01719 had none of them) were swept again on Gitea
-// 1.26.0 only (gitea-1.26.0-sweep2, scripts/record-sweep): no Forgejo
-// 13.0.5 server runs here, so they stay uncovered on Forgejo 13.0.5.
+// sweep were swept again on Gitea 1.26.0 (gitea-1.26.0-sweep2) and on
+// Forgejo 13.0.5 (forgejo-13.0.5-sweep2, 14 of them; get_ci_status was
+// answered by other tools' exchanges before), and Forgejo 15.0.3 was swept
+// whole: every tool is covered on every full recording.
 var replayUncovered = map[string]map[string]string{
-	"forgejo-13.0.5": {
-		"list_user_repos":              "not swept on Forgejo 13.0.5: GET /users/{username}/repos was never recorded",
-		"list_org_repos":               "not swept on Forgejo 13.0.5: GET /orgs/{org}/repos was never recorded",
-		"list_team_members":            "not swept on Forgejo 13.0.5: GET /teams/{id}/members was never recorded",
-		"list_team_repos":              "not swept on Forgejo 13.0.5: GET /teams/{id}/repos was never recorded",
-		"list_assignee_candidates":     "not swept on Forgejo 13.0.5: GET /repos/{owner}/{repo}/assignees was never recorded",
-		"list_reviewer_candidates":     "not swept on Forgejo 13.0.5: GET /repos/{owner}/{repo}/reviewers was never recorded",
-		"list_issue_reactions":         "not swept on Forgejo 13.0.5: issue reactions were never recorded",
-		"add_issue_reaction":           "not swept on Forgejo 13.0.5: issue reactions were never recorded",
-		"remove_issue_reaction":        "not swept on Forgejo 13.0.5: issue reactions were never recorded",
-		"undismiss_pull_review":        "not swept on Forgejo 13.0.5: POST …/reviews/{id}/undismissals was never recorded",
-		"cancel_auto_merge":            "not swept on Forgejo 13.0.5: DELETE …/pulls/{index}/merge was never recorded",
-		"update_pull_request_branch":   "not swept on Forgejo 13.0.5: POST …/pulls/{index}/update was never recorded",
-		"add_pull_review_comments":     "not swept on Forgejo 13.0.5: no pending review was recorded, and no POST …/reviews/{id}/comments",
-		"delete_pull_review_comment":   "not swept on Forgejo 13.0.5: no DELETE …/reviews/{id}/comments/{comment} was recorded",
-		"reply_to_pull_review_comment": "not swept on Forgejo 13.0.5: POST …/reviews/{id}/comments was never recorded",
-	},
-	"gitea-1.26.0": {},
+	"forgejo-13.0.5": {},
+	"forgejo-15.0.3": {},
+	"gitea-1.26.0":   {},
 	// A partial recording (fakeforge.PartialRecordings): only the tools it
 	// swept are driven, and all of them succeeded live.
 	"forgejo-10.0.0-dev-456d05998231+gitea-1.22.0": {},
+}
+
+// replayArgsOn are the arguments one recording's sweep gave a tool where
+// they differ from replayArgs: the objects got other ids there.
+var replayArgsOn = map[string]map[string]map[string]any{
+	"forgejo-15.0.3": {
+		"reply_to_pull_review_comment": {"comment_id": 21.0}, // seq 163–164: review 1's comment 21, replied to
+		"delete_pull_review_comment":   {"comment_id": 26.0}, // seq 170
+	},
 }
 
 // replayRun is one tool call against a replayed recording.
@@ -101,9 +97,12 @@ func driveReplay(t testing.TB, rec *fakeforge.Recording, d tool.Def, args map[st
 	return replayRun{Result: res, Answers: f.Answers(), Unanswered: f.Unanswered(), Decoded: decoded}
 }
 
-func replayArgsOf(d tool.Def) map[string]any {
+func replayArgsOf(rec *fakeforge.Recording, d tool.Def) map[string]any {
 	args := sampleArgs(d)
 	for k, v := range replayArgs[d.Name] {
+		args[k] = v
+	}
+	for k, v := range replayArgsOn[rec.Name][d.Name] {
 		args[k] = v
 	}
 	return args
@@ -137,7 +136,7 @@ func replayAll(t *testing.T) map[*fakeforge.Recording][]replayed {
 			if d.Offline || len(only) > 0 && !only[d.Name] {
 				continue
 			}
-			rr := driveReplay(t, rec, d, replayArgsOf(d))
+			rr := driveReplay(t, rec, d, replayArgsOf(rec, d))
 			status := "answered"
 			switch {
 			case refusedOn(d.Name, rec.Forge):
@@ -177,6 +176,7 @@ func TestToolsReplayRecordedAnswers(t *testing.T) {
 		require.NoError(t, err)
 		tools := map[string][]string{} // outcome → tool names
 		matched := map[int]bool{}
+		fieldsChecked := 0 // (tool call, field) pairs the forge sent and the result was checked to keep
 		for _, r := range runs {
 			tools[r.Status] = append(tools[r.Status], r.Tool)
 			for _, a := range r.Run.Answers {
@@ -221,7 +221,9 @@ func TestToolsReplayRecordedAnswers(t *testing.T) {
 				tools["by others"] = append(tools["by others"], r.Tool)
 				continue // answers cobbled from other calls are no baseline for what it should show
 			}
-			for _, name := range lostFields(full, r.Run) {
+			lost, checked := lostFields(full, r.Run)
+			fieldsChecked += checked
+			for _, name := range lost {
 				if _, ok := replayDrops[r.Tool+" "+name]; ok {
 					dropped[r.Tool+" "+name] = true
 					continue
@@ -243,11 +245,11 @@ func TestToolsReplayRecordedAnswers(t *testing.T) {
 			}
 		}
 		n := func(outcome string) int { return len(tools[outcome]) }
-		t.Logf("%s: %d tools answered from the recording: %d succeeded (%d of them swept, their fields checked; "+
+		t.Logf("%s: %d tools answered from the recording: %d succeeded (%d of them swept, their fields checked: %d fields; "+
 			"%d answered by other tools' exchanges: %v), %d gave the recorded forge's error (%v), "+
 			"%d failed on other tools' exchanges, not swept themselves (%v); %d unanswered (%v); "+
 			"%d refused by the version gate (%v). %d of the recording's %d exchanges (%d of tool calls) matched a request",
-			rec.Name, n("answered"), n("succeeded"), n("succeeded")-n("by others"), n("by others"), tools["by others"],
+			rec.Name, n("answered"), n("succeeded"), n("succeeded")-n("by others"), fieldsChecked, n("by others"), tools["by others"],
 			n("forge error"), tools["forge error"], n("misfit"), tools["misfit"], n("unanswered"), tools["unanswered"], n("refused"), tools["refused"],
 			len(matched), len(rec.Exchanges), toolExchanges)
 	}
@@ -317,6 +319,7 @@ var replayDrops = map[string]string{
 	"create_pull_request body":              "a write's answer leaves the body out: the caller sent it",
 	"update_pull_request body":              "a write's answer leaves the body out: the caller sent it",
 	"merge_pull_request body":               "the merged pull request is shown compact, as in lists",
+	"update_pull_request_branch body":       "the updated pull request is shown compact, as in lists (forgejo-15.0.3 seq 265: the only sweep whose pull request had a body)",
 	"list_releases body":                    "lists leave notes out (release.Release); get_release shows them",
 	"list_releases author":                  "lists leave the publisher out; get_release shows it",
 	"create_org_team units":                 "units are shown only where they differ from the team's permission (issue 19: the same on both forges)",
@@ -333,6 +336,9 @@ var replayDrops = map[string]string{
 	"edit_release_attachment type":          "Forgejo's type \"attachment\" is the ordinary case, left out so both forges read the same; only \"external\" is shown (attachment.Meta)",
 	"get_file_content type":                 "a file's content is a file; type tells a directory listing's entries apart",
 	"add_pull_review_comments submitted_at": "a PENDING review is not submitted: both forges send its creation time as submitted_at (gitea-1.26.0-sweep2 seq 1045), which would read as sent (pull.compactReview)",
+	"list_action_run_jobs id":               "on a forge without the jobs route the run is read for its number, commit and page only; the recorded task lists were empty (no runner took a job)",
+	"list_action_run_jobs status":           "on a forge without the jobs route the run is read for its number, commit and page only; the recorded task lists were empty (no runner took a job)",
+	"list_action_run_jobs html_url":         "on a forge without the jobs route the run is read for its number, commit and page only; the recorded task lists were empty (no runner took a job)",
 	"get_ci_status id":                      "the pull request is read for its head commit only; id, title and html_url in the outputSchema are a run's (the recorded head had no runs)",
 	"get_ci_status title":                   "the pull request is read for its head commit only; id, title and html_url in the outputSchema are a run's (the recorded head had no runs)",
 	"get_ci_status html_url":                "the pull request is read for its head commit only; id, title and html_url in the outputSchema are a run's (the recorded head had no runs)",
@@ -347,6 +353,9 @@ var replayUnsent = map[string]string{
 	"list_workflow_runs reads GET /repos/{}/{}/actions/runs rawRunList.workflow_runs[].conclusion": "Gitea sends conclusion only once a run completed; the sweep's run never ran",
 	"get_workflow_run reads GET /repos/{}/{}/actions/runs/{} rawRun.duration":                      "both Forgejo descriptions have ActionRun.duration; 13.0.5 left it out of a run that never started",
 	"list_workflow_runs reads GET /repos/{}/{}/actions/runs rawRunList.workflow_runs[].duration":   "both Forgejo descriptions have ActionRun.duration; 13.0.5 left it out of a run that never started",
+	// Both flavours' names of a run where the jobs route is missing.
+	"list_action_run_jobs reads GET /repos/{}/{}/actions/runs/{} rawRunRef.run_number": "Gitea's name, read should a Gitea lack the jobs route; only Forgejo runs were read so (the live test's proxy reads a Gitea run)",
+	"list_action_run_jobs reads GET /repos/{}/{}/actions/runs/{} rawRunRef.head_sha":   "Gitea's name, read should a Gitea lack the jobs route; only Forgejo runs were read so (the live test's proxy reads a Gitea run)",
 	// One type for a page fetched and a page listed.
 	"list_wiki_pages reads GET /repos/{}/{}/wiki/pages rawPage[].content_base64": "rawPage also decodes get_wiki_page's answer; a listed page has no content",
 	"list_wiki_pages reads GET /repos/{}/{}/wiki/pages rawPage[].commit_count":   "rawPage also decodes get_wiki_page's answer; a listed page has no commit count",

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -183,10 +182,11 @@ func (dv driven) calls() []call {
 
 // TestRoutesExistOrAreDeclared checks every route a tool calls against
 // the API description of every described forge: a route some of them lack
-// is declared in forgejo.Routes() with the tools that call it and its
-// presence per flavour as the descriptions give it, and under a forge that
-// lacks it those tools never send it (they answer with the version they
-// need instead of a bare 404).
+// is declared in forgejo.Routes() with the tools that call it (its
+// presence per described forge is generated from the same descriptions,
+// fakeforge.TestRouteTableIsGenerated), and under a forge that lacks it
+// those tools never send it (they answer with the versions that have it
+// instead of a bare 404, or take another way).
 func TestRoutesExistOrAreDeclared(t *testing.T) {
 	dv := driveInventory(t)
 	found := map[string][]string{} // declared route → the tools seen calling it
@@ -215,9 +215,6 @@ func TestRoutesExistOrAreDeclared(t *testing.T) {
 	}
 	var rows []string
 	for _, d := range forgejo.Routes() {
-		for _, f := range []forgejo.Flavour{forgejo.Forgejo, forgejo.Gitea} {
-			assert.Equal(t, derivePresence(t, dv.specs.described, f, d), d.On(f), "%s %s on %s", d.Method, d.Route, f)
-		}
 		assert.ElementsMatch(t, d.Tools, found[d.Method+" "+d.Route], "%s %s: the declared tools are the ones that call it", d.Method, d.Route)
 		for _, s := range dv.specs.described {
 			if !d.LackedBy(s.Forge()) {
@@ -237,35 +234,6 @@ func TestRoutesExistOrAreDeclared(t *testing.T) {
 	}
 	t.Logf("routes some described forges lack:\n%s", strings.Join(rows, "\n"))
 	logCoverage(t, dv)
-}
-
-// derivePresence reads a route's presence on flavour f off the described
-// forges' API descriptions, oldest first; a route that disappears in a
-// newer version fails the test (the table assumes forges only add routes).
-func derivePresence(t *testing.T, described []*fakeforge.Spec, f forgejo.Flavour, d forgejo.RouteDiff) forgejo.Presence {
-	var of []*fakeforge.Spec
-	for _, s := range described {
-		if s.Forge().Flavour == f {
-			of = append(of, s)
-		}
-	}
-	sort.Slice(of, func(i, j int) bool {
-		cmp, _ := forgejo.CompareVersions(of[i].Version, of[j].Version)
-		return cmp < 0
-	})
-	var p forgejo.Presence
-	for _, s := range of {
-		short, _, _ := strings.Cut(s.Version, "+")
-		if _, ok := s.Has(d.Method, d.Route); ok {
-			if p.Since == "" {
-				p.Since = short
-			}
-			continue
-		}
-		assert.Empty(t, p.Since, "%s %s is in %s %s but not in %s", d.Method, d.Route, f, p.Since, short)
-		p.Lacks = short
-	}
-	return p
 }
 
 // logCoverage reports, per tag, how many of each flavour's operations the

@@ -16,8 +16,8 @@ import (
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
 )
 
-// The real HTTP answers of Forgejo 13.0.5 and Gitea 1.26.0 to every tool,
-// one JSON line per exchange (recorded/README.md).
+// The real HTTP answers of Forgejo 13.0.5 and 15.0.3 and Gitea 1.26.0 to
+// every tool, one JSON line per exchange (recorded/README.md).
 //
 //go:embed recorded/*.jsonl
 var recordedFiles embed.FS
@@ -83,10 +83,10 @@ type Recording struct {
 	}
 }
 
-// Recordings are the recorded sweeps, Forgejo's first.
+// Recordings are the recorded sweeps, Forgejo's first, oldest first.
 func Recordings() ([]*Recording, error) {
 	var out []*Recording
-	for _, name := range []string{"forgejo-13.0.5", "gitea-1.26.0"} {
+	for _, name := range []string{"forgejo-13.0.5", "forgejo-15.0.3", "gitea-1.26.0"} {
 		r, err := LoadRecording(name)
 		if err != nil {
 			return nil, err
@@ -123,12 +123,9 @@ func LoadRecording(name string) (*Recording, error) {
 	if err != nil {
 		return nil, fmt.Errorf("no recording %q: %w", name, err)
 	}
-	r := &Recording{Name: name, Origin: string(originPattern.Find(raw))}
-	if err := r.add(name, raw); err != nil {
+	r, err := ParseRecording(name, raw)
+	if err != nil {
 		return nil, err
-	}
-	if r.Forge.Flavour == "" || r.Origin == "" {
-		return nil, fmt.Errorf("%s: no /api/v1/version answer or no absolute URL", name)
 	}
 	parts, err := fs.Glob(recordedFiles, "recorded/"+name+"-sweep*.jsonl")
 	if err != nil {
@@ -152,6 +149,21 @@ func LoadRecording(name string) (*Recording, error) {
 			return nil, fmt.Errorf("%s answered as %s, not %s like %s", part, r.Forge, forge, name)
 		}
 		r.Parts = append(r.Parts, part)
+	}
+	return r, nil
+}
+
+// ParseRecording reads one file of exchanges in the recorded format (a
+// test's own fixture, such as operation/actions/testdata's); it must hold
+// a /api/v1/version answer and an absolute URL, whose origin a replay
+// rewrites.
+func ParseRecording(name string, raw []byte) (*Recording, error) {
+	r := &Recording{Name: name, Origin: string(originPattern.Find(raw))}
+	if err := r.add(name, raw); err != nil {
+		return nil, err
+	}
+	if r.Forge.Flavour == "" || r.Origin == "" {
+		return nil, fmt.Errorf("%s: no /api/v1/version answer or no absolute URL", name)
 	}
 	return r, nil
 }

@@ -27,8 +27,9 @@ func TestRecordingParts(t *testing.T) {
 		exchanges int
 		spec      string // the described version its routes are matched by
 	}{
-		{full[0], nil, 257, "13.0.5+gitea-1.22.0"},
-		{full[1], []string{"gitea-1.26.0-sweep2"}, 247 + 63, "1.26.0"},
+		{full[0], []string{"forgejo-13.0.5-sweep2"}, 257 + 57, "13.0.5+gitea-1.22.0"},
+		{full[1], nil, 302, "15.0.3+gitea-1.22.0"},
+		{full[2], []string{"gitea-1.26.0-sweep2"}, 247 + 63, "1.26.0"},
 		{partial[0], nil, 59, "10.0.0-dev-456d05998231+gitea-1.22.0"}, // its own description (internal/fakeforge/sources)
 	}
 	for _, tt := range tests {

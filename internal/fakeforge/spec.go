@@ -160,29 +160,23 @@ func (s *Spec) Has(method, template string) (own string, ok bool) {
 
 // LoadDescribed returns the description of every forge in
 // forgejo.Described, in that order: the versions whose routes the
-// compatibility table is checked against.
+// compatibility table is built from, which are every description in
+// specs/ (LoadSpecs).
 func LoadDescribed() ([]*Spec, error) {
-	entries, err := specFiles.ReadDir("specs")
+	all, err := LoadSpecs()
 	if err != nil {
 		return nil, err
 	}
-	byVersion := map[string]*Spec{}
-	for _, e := range entries {
-		s, err := LoadSpec(strings.TrimSuffix(e.Name(), ".json"))
-		if err != nil {
-			return nil, err
+	described := forgejo.Described()
+	for i, s := range all {
+		if i >= len(described) || s.Forge() != described[i] {
+			return nil, fmt.Errorf("specs/ has %s, which forgejo.Described does not list in that place: run make routes", s.Forge())
 		}
-		byVersion[s.Flavour+" "+s.Version] = s
 	}
-	var out []*Spec
-	for _, f := range forgejo.Described() {
-		s, ok := byVersion[f.String()]
-		if !ok {
-			return nil, fmt.Errorf("no API description of %s in specs/: run make fixtures", f)
-		}
-		out = append(out, s)
+	if len(all) != len(described) {
+		return nil, fmt.Errorf("forgejo.Described lists %d forges, specs/ describes %d: run make fixtures", len(described), len(all))
 	}
-	return out, nil
+	return all, nil
 }
 
 // Forge is the flavour and version the spec describes.

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"codeberg.org/forgejo-mcp/forgejo-mcp/internal/fakeforge"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
 )
 
 func TestMatchPrefersLiteralsAndKeepsSegments(t *testing.T) {
@@ -34,15 +35,18 @@ func TestMatchPrefersLiteralsAndKeepsSegments(t *testing.T) {
 	assert.True(t, ok, "templates compare without parameter names")
 }
 
+// The descriptions in specs/ are what `make fixtures` makes of the
+// sources kept in sources/ (Gitea's comes from the live forge:
+// spec_live_test.go).
 func TestSpecsMatchTheirSources(t *testing.T) {
 	for _, tc := range []struct{ src, name, version string }{
-		{"../../../shared/forgejo/swagger.v1.json", "forgejo", "17.0.0-dev+gitea-1.22.0"},
-		{"../../../shared/forgejo/swagger-13.0.5.json", "forgejo-13.0.5", ""},
+		{"sources/forgejo-17.0.0-dev.swagger.json", "forgejo", "17.0.0-dev+gitea-1.22.0"},
+		{"sources/forgejo-15.0.3.swagger.json", "forgejo-15.0.3", ""},
+		{"sources/forgejo-13.0.5.swagger.json", "forgejo-13.0.5", ""},
+		{"sources/forgejo-10.0.0-dev-456d05998231.swagger.json", "forgejo-10.0.0-dev-456d05998231", ""},
 	} {
 		raw, err := os.ReadFile(tc.src)
-		if err != nil {
-			t.Skipf("Forgejo's API descriptions are not next to the checkout: %v", err)
-		}
+		require.NoError(t, err)
 		spec, err := fakeforge.TrimSwagger(raw, tc.version)
 		require.NoError(t, err)
 		stored, err := fakeforge.LoadSpec(tc.name)
@@ -53,7 +57,8 @@ func TestSpecsMatchTheirSources(t *testing.T) {
 	}
 }
 
-// Every described forge has its description, in forgejo.Described's order.
+// Every description in specs/ is a described forge, in forgejo.Described's
+// order.
 func TestLoadDescribed(t *testing.T) {
 	all, err := fakeforge.LoadDescribed()
 	require.NoError(t, err)
@@ -61,7 +66,36 @@ func TestLoadDescribed(t *testing.T) {
 	for _, s := range all {
 		got = append(got, s.Forge().String())
 	}
-	assert.Equal(t, []string{"Forgejo 10.0.0-dev-456d05998231+gitea-1.22.0", "Forgejo 13.0.5+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0", "Gitea 1.26.0"}, got)
+	assert.Equal(t, []string{"Forgejo 10.0.0-dev-456d05998231+gitea-1.22.0", "Forgejo 13.0.5+gitea-1.22.0",
+		"Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0", "Gitea 1.26.0"}, got)
+}
+
+// The route table's presence column (pkg/forgejo/compat_gen.go) is what
+// the descriptions in specs/ say of the declared routes: a new or changed
+// description, or a new route, fails here until `make routes` rewrites it
+// (and the diff shows what changed, route by route).
+func TestRouteTableIsGenerated(t *testing.T) {
+	specs, err := fakeforge.LoadSpecs()
+	require.NoError(t, err)
+	want, err := fakeforge.RouteTable(specs, forgejo.Routes())
+	require.NoError(t, err)
+	got, err := os.ReadFile("../../" + fakeforge.RouteTableFile)
+	require.NoError(t, err)
+	assert.Equal(t, string(want), string(got), "%s is stale: run make routes", fakeforge.RouteTableFile)
+}
+
+// A route that a newer version of a flavour lacks although an older one
+// has it breaks the table's rule (routes are added, never removed), and
+// the generator says so rather than write a table that would refuse it.
+func TestRouteTableRefusesARemovedRoute(t *testing.T) {
+	old := &fakeforge.Spec{Flavour: "Forgejo", Version: "13.0.5+gitea-1.22.0",
+		Routes: map[string]*fakeforge.Route{"GET /repos/{owner}/{repo}/actions/runs": {Status: 200}}}
+	newer := &fakeforge.Spec{Flavour: "Forgejo", Version: "15.0.3+gitea-1.22.0", Routes: map[string]*fakeforge.Route{}}
+	specs := []*fakeforge.Spec{newer, old}
+	fakeforge.SortSpecs(specs)
+	assert.Equal(t, old, specs[0], "oldest first")
+	_, err := fakeforge.RouteTable(specs, []forgejo.RouteDiff{{Method: "GET", Route: "/repos/{owner}/{repo}/actions/runs"}})
+	assert.EqualError(t, err, "GET /repos/{owner}/{repo}/actions/runs is in Forgejo 13.0.5+gitea-1.22.0 but not in the newer 15.0.3+gitea-1.22.0")
 }
 
 // Mimic answers in the flavour's shapes with every field set.

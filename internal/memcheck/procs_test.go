@@ -64,7 +64,14 @@ type stdioProc struct {
 
 func startStdio(t *testing.T, bin, forgeURL string, env []string) *stdioProc {
 	t.Helper()
-	cmd := exec.Command(bin, append([]string{"--url", forgeURL, "--log-level", "warn"}, strings.Fields(os.Getenv(envArgs))...)...)
+	return startStdioArgs(t, bin, forgeURL, env)
+}
+
+// startStdioArgs is startStdio with more flags.
+func startStdioArgs(t *testing.T, bin, forgeURL string, env []string, flags ...string) *stdioProc {
+	t.Helper()
+	args := append([]string{"--url", forgeURL, "--log-level", "warn"}, flags...)
+	cmd := exec.Command(bin, append(args, strings.Fields(os.Getenv(envArgs))...)...)
 	cmd.Env = env
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
@@ -110,6 +117,12 @@ func (p *stdioProc) roundTrip(t *testing.T, msg []byte) map[string]any {
 	if _, err := p.stdin.Write(append(msg, '\n')); err != nil {
 		t.Fatalf("writing to the server: %v", err)
 	}
+	return p.next(t)
+}
+
+// next reads the server's next reply.
+func (p *stdioProc) next(t *testing.T) map[string]any {
+	t.Helper()
 	select {
 	case line, ok := <-p.lines:
 		if !ok {

@@ -147,13 +147,17 @@ func (w *writer) stream(id int, dict string, data []byte, compress bool) {
 	w.obj(id, fmt.Sprintf("<< %s /Length %d >>\nstream\n%s\nendstream", dict, len(data), data))
 }
 
-func (w *writer) finish(size int) []byte {
+func (w *writer) finish(size int) []byte { return w.finishWith(size, "") }
+
+// finishWith writes the cross-reference table and a trailer with extra
+// entries (an encrypted file's /Encrypt and /ID).
+func (w *writer) finishWith(size int, extra string) []byte {
 	xref := w.buf.Len()
 	fmt.Fprintf(&w.buf, "xref\n0 %d\n0000000000 65535 f \n", size)
 	for id := 1; id < size; id++ {
 		fmt.Fprintf(&w.buf, "%010d 00000 n \n", w.offsets[id])
 	}
-	fmt.Fprintf(&w.buf, "trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n", size, xref)
+	fmt.Fprintf(&w.buf, "trailer\n<< /Size %d /Root 1 0 R%s >>\nstartxref\n%d\n%%%%EOF\n", size, extra, xref)
 	return w.buf.Bytes()
 }
 

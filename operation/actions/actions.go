@@ -51,7 +51,7 @@ func Tools() []tool.Def {
 		},
 		{
 			Name: "list_action_run_jobs", Toolset: Toolset,
-			Title: "List a workflow run's jobs", Output: tool.ListPage[Job]{},
+			Title: "List a workflow run's jobs", Output: JobPage{},
 			Description: "List the jobs of a workflow run with their steps",
 			Params:      append(base, runID, tool.Page(), tool.Limit()), Annotations: tool.Read(), Handler: listJobs,
 		},

@@ -18,7 +18,10 @@ import (
 // runs of its head commit, their failed jobs and the last lines of those
 // jobs' logs, so "why is my PR red?" takes this call and, for more of a
 // log, get_action_job_logs. It is in the pull toolset, which is in the
-// default selection: an agent that can merge can see CI.
+// default selection: an agent that can merge can see CI. On a forge with
+// no route for a run's jobs (Forgejo up to 15.0.3) the failed jobs come
+// from its task list, each with the page where a person reads its log
+// (tasks.go).
 
 // Bounds of one get_ci_status call: the runs of the commit it reads (one
 // page), the failed runs whose jobs it lists, the failed jobs whose log
@@ -27,6 +30,7 @@ const (
 	ciMaxRuns       = 20
 	ciMaxFailedRuns = 3
 	ciMaxLogTails   = 3
+	ciMaxTaskJobs   = 20 // failed jobs listed from a task list (no log tails there)
 	ciTailLines     = 15
 	ciTailBytes     = 3 << 10
 )
@@ -75,13 +79,15 @@ type CIRun struct {
 }
 
 // FailedJob is a job of a failed run that failed: its failed steps (Gitea
-// lists steps) and the last lines of its log.
+// lists steps), the last lines of its log, and its web page. From a
+// forge's task list it has no ID (the list has none) and no log tail.
 type FailedJob struct {
-	ID      int64    `json:"id"`
-	RunID   int64    `json:"run_id"`
+	ID      int64    `json:"id,omitempty"`
+	RunID   int64    `json:"run_id,omitempty"`
 	Name    string   `json:"name"`
 	Steps   []string `json:"failed_steps,omitempty"`
 	LogTail string   `json:"log_tail,omitempty"`
+	HTMLURL string   `json:"html_url,omitempty"`
 }
 
 func getCI(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
@@ -109,9 +115,7 @@ func getCI(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolRe
 	if err != nil {
 		return nil, forgejo.Relabel(err, "get the status of", fmt.Sprintf("commit %s in %s", out.SHA, tool.FullName(a)))
 	}
-	for _, st := range combined.Statuses {
-		out.Statuses = append(out.Statuses, CIStatus{Context: st.Context, State: st.State, Description: st.Description, TargetURL: st.TargetURL})
-	}
+	out.Statuses = append(out.Statuses, ciStatuses(combined)...)
 	if combined.TotalCount > 0 { // the forge says pending when nothing reported
 		out.State = combined.State
 	}
@@ -121,12 +125,14 @@ func getCI(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolRe
 	}
 	page := tool.NewArgs(map[string]any{"owner": a.String("owner"), "repo": a.String("repo"), "page": int64(1), "limit": int64(ciMaxRuns)})
 	runs, more, err := runsOf(ctx, c, page, runFilter{sha: out.SHA}, "")
+	noRuns := false // the forge has no route listing runs
 	switch {
 	case forgejo.IsNotFound(err):
 		notes = append(notes, "no Actions runs: Actions are disabled for this repository or on the forge")
 	case forgejo.IsNoRoute(err):
 		// An older Forgejo (10) has Actions but no route listing runs: the
 		// statuses still answer the question, so say what is missing.
+		noRuns = true
 		notes = append(notes, "Actions runs are not shown: "+forgejo.Relabel(err, "list workflow runs of", tool.FullName(a)).Error())
 	case err != nil:
 		return nil, forgejo.Relabel(err, "list workflow runs of", tool.FullName(a))
@@ -140,11 +146,19 @@ func getCI(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolRe
 		}
 	}
 	out.State = worst(out.State, runsState(out.Runs))
-	notes = append(notes, failedJobs(ctx, c, a, &out)...)
+	var failed []Run
+	for _, r := range runs {
+		if r.Conclusion == "failure" {
+			failed = append(failed, r)
+		}
+	}
+	if len(failed) > 0 || noRuns && severity[out.State] >= severity["error"] {
+		notes = append(notes, failedJobs(ctx, c, a, &out, failed)...)
+	}
 	switch {
 	case out.State == "":
 		notes = append(notes, "no check has reported on this commit yet")
-	case len(out.FailedJobs) > 0:
+	case len(out.FailedJobs) > 0 && out.FailedJobs[0].ID != 0:
 		notes = append(notes, fmt.Sprintf("more of a log: get_action_job_logs job_id=%d (tail_lines, or grep)", out.FailedJobs[0].ID))
 	}
 	if len(notes) > 0 {
@@ -156,17 +170,18 @@ func getCI(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolRe
 // failedJobs fills out.FailedJobs from the jobs of the first failed runs,
 // with the last lines of the first jobs' logs, and returns notes on what
 // it could not read. A failure here leaves the rest of the state standing.
-func failedJobs(ctx context.Context, c *forgejo.Client, a tool.Args, out *CIState) []string {
+// On a forge without the route for a run's jobs (refused, or its router's
+// 404), and where runs cannot be listed, they come from its task list.
+func failedJobs(ctx context.Context, c *forgejo.Client, a tool.Args, out *CIState, failed []Run) []string {
+	if len(failed) == 0 {
+		return failedFromTasks(ctx, c, a, out, nil)
+	}
+	if c.Require(ctx, http.MethodGet, "/repos/{owner}/{repo}/actions/runs/{run_id}/jobs") != nil {
+		return failedFromTasks(ctx, c, a, out, failed)
+	}
 	var notes []string
-	failed := 0
-	for _, r := range out.Runs {
-		if r.Conclusion != "failure" {
-			continue
-		}
-		if err := c.Require(ctx, http.MethodGet, "/repos/{owner}/{repo}/actions/runs/{run_id}/jobs"); err != nil {
-			return append(notes, "the failed runs' jobs are not shown: "+err.Error())
-		}
-		if failed++; failed > ciMaxFailedRuns {
+	for i, r := range failed {
+		if i == ciMaxFailedRuns {
 			notes = append(notes, fmt.Sprintf("jobs of the first %d failed runs shown; list_action_run_jobs lists the others'", ciMaxFailedRuns))
 			break
 		}
@@ -176,7 +191,10 @@ func failedJobs(ctx context.Context, c *forgejo.Client, a tool.Args, out *CIStat
 		}
 		var list jobList
 		if err := c.DoJSON(ctx, http.MethodGet, p, nil, nil, &list); err != nil {
-			if forgejo.IsNotFound(err) {
+			switch {
+			case forgejo.IsNoRoute(err): // a version the table does not know to lack it
+				return failedFromTasks(ctx, c, a, out, failed)
+			case forgejo.IsNotFound(err):
 				return append(notes, "this forge does not list a run's jobs: open the run's html_url")
 			}
 			return append(notes, fmt.Sprintf("the jobs of run %d could not be read: %v", r.ID, err))
@@ -189,7 +207,7 @@ func failedJobs(ctx context.Context, c *forgejo.Client, a tool.Args, out *CIStat
 			if job.Conclusion != "failure" {
 				continue
 			}
-			fj := FailedJob{ID: job.ID, RunID: r.ID, Name: job.Name}
+			fj := FailedJob{ID: job.ID, RunID: r.ID, Name: job.Name, HTMLURL: job.HTMLURL}
 			for _, s := range job.Steps {
 				if s.Conclusion == "failure" {
 					fj.Steps = append(fj.Steps, s.Name)
@@ -200,6 +218,55 @@ func failedJobs(ctx context.Context, c *forgejo.Client, a tool.Args, out *CIStat
 			}
 			out.FailedJobs = append(out.FailedJobs, fj)
 		}
+	}
+	return notes
+}
+
+// failedFromTasks fills out.FailedJobs from the forge's task list: the
+// failed tasks of the first failed runs (by run number), or, where runs
+// could not be listed (failed is nil), of the commit. Each has the page
+// where a person reads its log; the note says why no log tail is shown.
+func failedFromTasks(ctx context.Context, c *forgejo.Client, a tool.Args, out *CIState, failed []Run) []string {
+	var notes []string
+	if len(failed) > ciMaxFailedRuns {
+		notes = append(notes, fmt.Sprintf("jobs of the first %d failed runs shown; list_action_run_jobs lists the others'", ciMaxFailedRuns))
+		failed = failed[:ciMaxFailedRuns]
+	}
+	byNumber := map[int64]Run{}
+	for _, r := range failed {
+		byNumber[r.RunNumber] = r
+	}
+	tasks, complete, err := tasksOf(ctx, c, a, func(t *rawTask) bool {
+		if t.Status != "failure" || t.HeadSHA != "" && !strings.EqualFold(t.HeadSHA, out.SHA) {
+			return false
+		}
+		_, ok := byNumber[t.RunNumber]
+		return ok || failed == nil
+	})
+	if err != nil {
+		return append(notes, "the failed jobs are not shown: "+forgejo.Relabel(err, "list the Actions tasks of", tool.FullName(a)).Error())
+	}
+	if len(tasks) > ciMaxTaskJobs {
+		notes = append(notes, fmt.Sprintf("the first %d of %d failed jobs shown; list_action_run_jobs lists a run's jobs", ciMaxTaskJobs, len(tasks)))
+		tasks = tasks[:ciMaxTaskJobs]
+	}
+	for _, t := range tasks {
+		r, ok := byNumber[t.RunNumber]
+		if !ok {
+			r = Run{HTMLURL: t.URL}
+		}
+		out.FailedJobs = append(out.FailedJobs, FailedJob{RunID: r.ID, Name: t.Name, HTMLURL: jobPage(out.Statuses, r.HTMLURL, t.Name)})
+	}
+	if failed == nil && len(tasks) == 0 {
+		return notes // no runs to read and no failed task: the statuses say it all
+	}
+	notes = append(notes, noJobRoutes(ctx, c))
+	switch {
+	case len(tasks) > 0:
+	case !complete:
+		notes = append(notes, fmt.Sprintf("no failed job among the repository's newest %d tasks: open the failed run's html_url", taskPageSize*taskMaxPages))
+	default:
+		notes = append(notes, "no failed job in the task list (a run can fail before a runner takes a job): open the failed run's html_url")
 	}
 	return notes
 }
@@ -244,4 +311,13 @@ func runsState(runs []CIRun) string {
 		}
 	}
 	return state
+}
+
+// ciStatuses are a combined status's statuses in short.
+func ciStatuses(combined repo.CombinedStatus) []CIStatus {
+	out := make([]CIStatus, 0, len(combined.Statuses))
+	for _, st := range combined.Statuses {
+		out = append(out, CIStatus{Context: st.Context, State: st.State, Description: st.Description, TargetURL: st.TargetURL})
+	}
+	return out
 }

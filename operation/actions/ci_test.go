@@ -55,7 +55,7 @@ func TestCIStateOfAPull(t *testing.T) {
 	require.Len(t, out.FailedJobs, 1)
 	job := out.FailedJobs[0]
 	assert.Equal(t, actions.FailedJob{ID: 22, RunID: 8, Name: "test", Steps: []string{"go test"},
-		LogTail: strings.Repeat("ok line\n", 13) + "--- FAIL: TestX\nexit status 1\n"}, job)
+		LogTail: strings.Repeat("ok line\n", 13) + "--- FAIL: TestX\nexit status 1\n", HTMLURL: "http://x/j/22"}, job)
 	assert.Equal(t, "more of a log: get_action_job_logs job_id=22 (tail_lines, or grep)", out.Note)
 	for _, r := range f.Requests() {
 		if r.Path == "/api/v1/repos/o/r/actions/runs" {
@@ -98,30 +98,42 @@ func TestCIStateForgejoShapes(t *testing.T) {
 // A forge without the runs route (Forgejo 10 has Actions but no API
 // listing runs) still gets its statuses, with a note on what is missing:
 // refused before sending where the table knows the version lacks it, the
-// router's 404 where it does not (a version past the described ones).
+// router's 404 where it does not (a version past the described ones). Its
+// task list gives the commit's failed job, at the page its status names.
 func TestCIStateWithoutRunsRoute(t *testing.T) {
 	tests := []struct{ version, note string }{
-		{"10.0.0+gitea-1.22.0", "Actions runs are not shown: list workflow runs of o/r: Listing workflow runs needs Forgejo newer than " +
-			"10.0.0-dev-456d05998231 (13.0.5 has it) or Gitea (1.26.0 has it); this forge is Forgejo 10.0.0+gitea-1.22.0, whose API has no such route, so nothing was sent"},
+		{"10.0.0+gitea-1.22.0", "Actions runs are not shown: list workflow runs of o/r: Listing workflow runs: this forge (Forgejo 10.0.0+gitea-1.22.0) " +
+			"has no such API route, so nothing was sent; Forgejo 10.0.0-dev-456d05998231 lacks it, while 13.0.5, 15.0.3 and 17.0.0-dev have it; Gitea 1.26.0 has it"},
 		{"11.0.0+gitea-1.22.0", "Actions runs are not shown: list workflow runs of o/r: this forge (Forgejo 11.0.0+gitea-1.22.0) has no such API route " +
 			"(its router answered 404 page not found, so nothing was looked up and this says nothing about whether it exists); " +
-			"it needs Forgejo newer than 10.0.0-dev-456d05998231 (13.0.5 has it) or Gitea (1.26.0 has it)"},
+			"Forgejo 10.0.0-dev-456d05998231 lacks it, while 13.0.5, 15.0.3 and 17.0.0-dev have it; Gitea 1.26.0 has it"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.version, func(t *testing.T) {
 			f := fakeforge.New(t)
 			f.JSON("GET /api/v1/version", 200, map[string]any{"version": tt.version})
 			f.JSON("GET /api/v1/repos/o/r/commits/"+headSHA+"/status", 200, map[string]any{"state": "failure", "sha": headSHA, "total_count": 1,
-				"statuses": []any{map[string]any{"context": "ci/test", "status": "failure", "description": "1 failed"}}})
+				"statuses": []any{map[string]any{"context": "ci / test (push)", "status": "failure", "description": "Failing after 3s",
+					"target_url": "/o/r/actions/runs/5/jobs/1"}}})
 			f.Handle("GET /api/v1/repos/o/r/actions/runs", func(w http.ResponseWriter, r *http.Request) { http.NotFound(w, r) })
+			f.JSON("GET /api/v1/repos/o/r/actions/tasks", 200, map[string]any{"total_count": 3, "workflow_runs": []any{
+				map[string]any{"id": 12, "name": "test", "status": "failure", "run_number": 5, "head_sha": headSHA, "url": f.URL + "/o/r/actions/runs/5"},
+				map[string]any{"id": 11, "name": "build", "status": "success", "run_number": 5, "head_sha": headSHA, "url": f.URL + "/o/r/actions/runs/5"},
+				map[string]any{"id": 9, "name": "test", "status": "failure", "run_number": 4, "head_sha": "0ld", "url": f.URL + "/o/r/actions/runs/4"},
+			}})
 			res := f.Call(t, actions.Tools(), "get_ci_status", map[string]any{"owner": "o", "repo": "r", "ref": headSHA})
 			require.False(t, res.IsError, fakeforge.Text(t, res))
 			var out actions.CIState
 			require.NoError(t, json.Unmarshal([]byte(fakeforge.Text(t, res)), &out))
 			assert.Equal(t, "failure", out.State)
-			assert.Equal(t, []actions.CIStatus{{Context: "ci/test", State: "failure", Description: "1 failed"}}, out.Statuses)
+			assert.Equal(t, []actions.CIStatus{{Context: "ci / test (push)", State: "failure", Description: "Failing after 3s",
+				TargetURL: "/o/r/actions/runs/5/jobs/1"}}, out.Statuses)
 			assert.Empty(t, out.Runs)
-			assert.Equal(t, tt.note, out.Note)
+			assert.Equal(t, []actions.FailedJob{{Name: "test", HTMLURL: f.URL + "/o/r/actions/runs/5/jobs/1"}}, out.FailedJobs,
+				"the commit's failed task, at the job's page its status names (relative on Forgejo)")
+			note, rest, _ := strings.Cut(out.Note, "; no log tails: ")
+			assert.Equal(t, tt.note, note)
+			assert.Contains(t, rest, "has no API route for a run's jobs, so no job's log can be read. Which versions have the job log route: Forgejo 13.0.5 and 15.0.3 lack it")
 		})
 	}
 }
@@ -140,4 +152,21 @@ func TestCIStateNoActionsAndBadArgs(t *testing.T) {
 		assert.True(t, res.IsError)
 		assert.Contains(t, fakeforge.Text(t, res), "give index (a PR number) or ref")
 	}
+}
+
+// Where runs cannot be listed and no Actions task failed (another CI's
+// status is red), nothing about job logs is said: the statuses say it all.
+func TestCIStateWithoutRunsRouteNorFailedTasks(t *testing.T) {
+	f := fakeforge.New(t)
+	f.JSON("GET /api/v1/version", 200, map[string]any{"version": "10.0.0+gitea-1.22.0"})
+	f.JSON("GET /api/v1/repos/o/r/commits/"+headSHA+"/status", 200, map[string]any{"state": "failure", "sha": headSHA, "total_count": 1,
+		"statuses": []any{map[string]any{"context": "ci/test", "status": "failure"}}})
+	f.JSON("GET /api/v1/repos/o/r/actions/tasks", 200, map[string]any{"total_count": 0, "workflow_runs": []any{}})
+	res := f.Call(t, actions.Tools(), "get_ci_status", map[string]any{"owner": "o", "repo": "r", "ref": headSHA})
+	require.False(t, res.IsError, fakeforge.Text(t, res))
+	var out actions.CIState
+	require.NoError(t, json.Unmarshal([]byte(fakeforge.Text(t, res)), &out))
+	assert.Empty(t, out.FailedJobs)
+	assert.True(t, strings.HasPrefix(out.Note, "Actions runs are not shown: "), out.Note)
+	assert.NotContains(t, out.Note, "log")
 }

@@ -39,12 +39,14 @@ func TestRunControlsOnTheirFlavour(t *testing.T) {
 func TestRunControlsRefuseWhereTheRouteIsMissing(t *testing.T) {
 	args := map[string]any{"owner": "o", "repo": "r", "run_id": 7.0}
 	for _, tc := range []struct{ tool, version, want string }{
-		{"cancel_workflow_run", "1.26.0", "Cancelling a workflow run needs Forgejo newer than 13.0.5 (17.0.0-dev has it); " +
-			"this forge is Gitea 1.26.0, whose API has no such route, so nothing was sent"},
-		{"cancel_workflow_run", "13.0.5+gitea-1.22.0", "Cancelling a workflow run needs Forgejo newer than 13.0.5 (17.0.0-dev has it); " +
-			"this forge is Forgejo 13.0.5+gitea-1.22.0, whose API has no such route, so nothing was sent"},
-		{"rerun_workflow_run", "11.0.0+gitea-1.22.0", "Re-running a workflow run needs Gitea (1.26.0 has it); " +
-			"this forge is Forgejo 11.0.0+gitea-1.22.0, whose API has no such route, so nothing was sent"},
+		{"cancel_workflow_run", "1.26.0", "Cancelling a workflow run: this forge (Gitea 1.26.0) has no such API route, so nothing was sent; " +
+			"Forgejo 13.0.5 and 15.0.3 lack it; of the Forgejo versions this server knows, only 17.0.0-dev (a development snapshot) has it; Gitea 1.26.0 lacks it"},
+		{"cancel_workflow_run", "15.0.3+gitea-1.22.0", "Cancelling a workflow run: this forge (Forgejo 15.0.3+gitea-1.22.0) has no such API route, so nothing was sent; " +
+			"Forgejo 13.0.5 and 15.0.3 lack it; of the Forgejo versions this server knows, only 17.0.0-dev (a development snapshot) has it"},
+		{"cancel_workflow_run", "14.0.0+gitea-1.22.0", "Cancelling a workflow run: this forge (Forgejo 14.0.0+gitea-1.22.0) has no such API route, so nothing was sent; " +
+			"Forgejo 13.0.5 and 15.0.3 lack it"},
+		{"rerun_workflow_run", "11.0.0+gitea-1.22.0", "Re-running a workflow run: this forge (Forgejo 11.0.0+gitea-1.22.0) has no such API route, so nothing was sent; " +
+			"Forgejo 13.0.5, 15.0.3 and 17.0.0-dev lack it; Gitea 1.26.0 has it"},
 	} {
 		f := flavourForge(t, tc.version)
 		res := f.Call(t, actions.Tools(), tc.tool, args)

@@ -52,8 +52,10 @@ type Step struct {
 }
 
 // Job is the compact shape of a workflow job, the same from either flavour.
+// A job read from the task list of a forge without job routes has no ID
+// (jobsFromTasks).
 type Job struct {
-	ID         int64  `json:"id"`
+	ID         int64  `json:"id,omitempty"`
 	RunID      int64  `json:"run_id"`
 	Name       string `json:"name"`
 	Status     string `json:"status"`
@@ -132,6 +134,16 @@ func pageOf[T any](a tool.Args, items []*T, total int64, bare bool) ([]*T, bool)
 	return forgejo.Cut(items, int(page), int(limit))
 }
 
+// JobPage is a page of a run's jobs. Note, on a forge without the route
+// for a run's jobs, says that they come from its task list and why no log
+// can be read.
+type JobPage struct {
+	Items   []Job  `json:"items"`
+	Page    int64  `json:"page"`
+	HasMore bool   `json:"has_more"`
+	Note    string `json:"note,omitempty"`
+}
+
 func listJobs(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
 	p, err := route(a, "runs", tool.Seg(a, "run_id"), "jobs")
 	if err != nil {
@@ -139,8 +151,15 @@ func listJobs(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToo
 	}
 	var list jobList
 	if err := c.DoJSON(ctx, http.MethodGet, p, tool.PageQuery(a), nil, &list); err != nil {
+		if forgejo.IsNoRoute(err) {
+			out, err := jobsFromTasks(ctx, c, a, err)
+			if err != nil {
+				return nil, err
+			}
+			return tool.JSON(out)
+		}
 		return nil, forgejo.Relabel(err, "list jobs of", runRef(a))
 	}
 	jobs, more := pageOf(a, list.Jobs, list.Total, list.bare)
-	return tool.Items(tool.Map(jobs, compactJob), a.Int("page"), more)
+	return tool.JSON(JobPage{Items: tool.Map(jobs, compactJob), Page: a.Int("page"), HasMore: more})
 }

@@ -43,7 +43,7 @@ func oneSidedCalls() []oneSided {
 	const actions = "/repos/{owner}/{repo}/actions/"
 	return []oneSided{
 		{tool: "list_action_run_jobs", method: http.MethodGet, route: actions + "runs/{run_id}/jobs", args: repo("run_id", 2.0),
-			has: gt, lacks: fj, want: `"name":"test","status":"queued","labels":["docker"]`},
+			has: gt, want: `"name":"test","status":"queued","labels":["docker"]`},
 		{tool: "get_action_job_logs", method: http.MethodGet, route: actions + "jobs/{job_id}/logs", args: repo("job_id", 2.0),
 			has: gt, lacks: fj, isError: true,
 			want: `Actions job 2 in forgeadmin/sweep-rec has no log yet (status "queued"): no runner has started it; check that a runner with labels [docker] is online`},
@@ -86,19 +86,22 @@ func TestOneSidedActionsToolsWhereTheRouteIs(t *testing.T) {
 
 func TestOneSidedActionsToolsRefusedElsewhere(t *testing.T) {
 	for _, c := range oneSidedCalls() {
+		if c.lacks == "" {
+			continue // taken another way where the route is missing (tasks_test.go)
+		}
 		t.Run(c.tool+" on "+c.lacks, func(t *testing.T) {
 			rec := recording(t, c.lacks)
 			d, ok := forgejo.RouteFor(c.method, c.route)
 			require.True(t, ok, "%s %s is declared in forgejo.Routes", c.method, c.route)
 			require.True(t, d.LackedBy(rec.Forge))
-			want := (&forgejo.RouteError{Feature: d.Feature, Needs: d.Needs(), Forge: rec.Forge}).Error()
+			want := (&forgejo.RouteError{Feature: d.Feature, Needs: d.Needs(), Instead: d.Instead, Forge: rec.Forge}).Error()
 
 			f := fakeforge.New(t)
 			f.Replay(rec, c.tool)
 			res := f.Call(t, actions.Tools(), c.tool, c.args)
 			require.True(t, res.IsError)
 			assert.Contains(t, fakeforge.Text(t, res), want)
-			assert.Contains(t, fakeforge.Text(t, res), "this forge is "+rec.Forge.String()+", whose API has no such route, so nothing was sent")
+			assert.Contains(t, fakeforge.Text(t, res), "this forge ("+rec.Forge.String()+") has no such API route, so nothing was sent")
 			for _, e := range f.Served() {
 				assert.Equal(t, "/api/v1/version", e.Route(), "only the version probe is sent")
 			}
@@ -106,12 +109,16 @@ func TestOneSidedActionsToolsRefusedElsewhere(t *testing.T) {
 	}
 }
 
-// The Needs texts, as README and the refusals show them.
+// The Needs texts, as README and the refusals show them: which described
+// forges have the route and which lack it, never "newer than" a version
+// that a newer release still lacks.
 func TestOneSidedNeeds(t *testing.T) {
 	for route, want := range map[string]string{
-		"GET /repos/{owner}/{repo}/actions/runs/{run_id}/jobs":    "Forgejo newer than 13.0.5 (17.0.0-dev has it) or Gitea (1.26.0 has it)",
-		"POST /repos/{owner}/{repo}/actions/runs/{run_id}/cancel": "Forgejo newer than 13.0.5 (17.0.0-dev has it)",
-		"POST /repos/{owner}/{repo}/actions/runs/{run}/rerun":     "Gitea (1.26.0 has it)",
+		"GET /repos/{owner}/{repo}/actions/runs/{run_id}/jobs": "Forgejo 13.0.5 and 15.0.3 lack it; " +
+			"of the Forgejo versions this server knows, only 17.0.0-dev (a development snapshot) has it; Gitea 1.26.0 has it",
+		"POST /repos/{owner}/{repo}/actions/runs/{run_id}/cancel": "Forgejo 13.0.5 and 15.0.3 lack it; " +
+			"of the Forgejo versions this server knows, only 17.0.0-dev (a development snapshot) has it; Gitea 1.26.0 lacks it",
+		"POST /repos/{owner}/{repo}/actions/runs/{run}/rerun": "Forgejo 13.0.5, 15.0.3 and 17.0.0-dev lack it; Gitea 1.26.0 has it",
 	} {
 		method, r, _ := strings.Cut(route, " ")
 		d, ok := forgejo.RouteFor(method, r)

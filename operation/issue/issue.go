@@ -88,7 +88,7 @@ type Issue struct {
 	Title     string     `json:"title"`
 	State     string     `json:"state"`
 	IsPull    bool       `json:"is_pull,omitempty"`
-	Body      *string    `json:"body,omitempty"`
+	Body      *string    `json:"body,omitempty" md:"rendered"`
 	Author    string     `json:"author"`
 	Labels    []string   `json:"labels"`
 	Assignees []string   `json:"assignees"`
@@ -124,7 +124,7 @@ func compact(i *sdk.Issue, withBody bool) Issue {
 type Comment struct {
 	ID      int64     `json:"id"`
 	Author  string    `json:"author"`
-	Body    string    `json:"body"`
+	Body    string    `json:"body" md:"rendered"`
 	Created time.Time `json:"created_at"`
 	Updated time.Time `json:"updated_at"`
 	HTMLURL string    `json:"html_url"`

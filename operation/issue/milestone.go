@@ -28,7 +28,7 @@ func milestoneTools() []tool.Def {
 type Milestone struct {
 	ID           int64      `json:"id"`
 	Title        string     `json:"title"`
-	Description  string     `json:"description,omitempty"`
+	Description  string     `json:"description,omitempty" md:"rendered"`
 	State        string     `json:"state"`
 	OpenIssues   int        `json:"open_issues"`
 	ClosedIssues int        `json:"closed_issues"`

@@ -34,7 +34,7 @@ type Template struct {
 	Labels    []string `json:"labels,omitempty"`
 	Assignees []string `json:"assignees,omitempty"`
 	Ref       string   `json:"ref,omitempty"`
-	Body      string   `json:"body,omitempty"`
+	Body      string   `json:"body,omitempty" md:"rendered"`
 	Fields    []Field  `json:"fields,omitempty"`
 }
 
@@ -44,11 +44,11 @@ type Field struct {
 	ID          string   `json:"id,omitempty"`
 	Type        string   `json:"type"`
 	Label       string   `json:"label,omitempty"`
-	Description string   `json:"description,omitempty"`
+	Description string   `json:"description,omitempty" md:"rendered"`
 	Required    bool     `json:"required,omitempty"`
 	Options     []string `json:"options,omitempty"`
 	Multiple    bool     `json:"multiple,omitempty"`
-	Value       string   `json:"value,omitempty"`
+	Value       string   `json:"value,omitempty" md:"when=type:markdown"`
 	Placeholder string   `json:"placeholder,omitempty"`
 }
 

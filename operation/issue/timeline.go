@@ -34,7 +34,7 @@ type Event struct {
 	Type     string    `json:"type"`
 	Actor    string    `json:"actor,omitempty"`
 	Created  time.Time `json:"created_at"`
-	Body     string    `json:"body,omitempty"`
+	Body     string    `json:"body,omitempty" md:"rendered"`
 	Label    string    `json:"label,omitempty"`
 	Assignee string    `json:"assignee,omitempty"`
 	// Removed says a label or assignee was taken off rather than added.

@@ -73,7 +73,7 @@ type Org struct {
 	ID          int64  `json:"id"`
 	Name        string `json:"name"`
 	FullName    string `json:"full_name,omitempty"`
-	Description string `json:"description,omitempty"`
+	Description string `json:"description,omitempty" md:"rendered"`
 	Website     string `json:"website,omitempty"`
 	Location    string `json:"location,omitempty"`
 	Visibility  string `json:"visibility"`

@@ -12,14 +12,21 @@ import (
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
 )
 
-// Both recorded forges answer a .diff route's Range request with 200 and
-// the whole diff (seq 134 on each): the tool's windows are cut here, so a
-// window from an offset is the recorded diff from that byte.
+// Every recorded forge answers a .diff route's Range request with 200 and
+// the whole diff (seq 134 on Forgejo 13.0.5 and Gitea, 152 on Forgejo
+// 15.0.3): the tool's windows are cut here, so a window from an offset is
+// the recorded diff from that byte.
 func TestRecordedDiffWindowsCutHere(t *testing.T) {
 	recs, err := fakeforge.Recordings()
 	require.NoError(t, err)
 	for _, rec := range recs {
-		e := rec.Seq(134)
+		var e *fakeforge.Exchange
+		for i := range rec.Exchanges {
+			if x := &rec.Exchanges[i]; x.Tool == "get_pull_request_diff" && e == nil {
+				e = x
+			}
+		}
+		require.NotNil(t, e, rec.Name)
 		require.NotNil(t, e.Response.Text, rec.Name)
 		whole := *e.Response.Text
 		require.Equal(t, 200, e.Status, "%s: the forge ignored Range", rec.Name)

@@ -92,7 +92,7 @@ type Pull struct {
 	State     string     `json:"state"`
 	Merged    bool       `json:"merged,omitempty"`
 	Mergeable bool       `json:"mergeable"`
-	Body      *string    `json:"body,omitempty"`
+	Body      *string    `json:"body,omitempty" md:"rendered"`
 	Author    string     `json:"author"`
 	Head      string     `json:"head"`
 	Base      string     `json:"base"`

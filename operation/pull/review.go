@@ -129,7 +129,7 @@ type Review struct {
 	Reviewer  string     `json:"reviewer,omitempty"`
 	Team      string     `json:"team,omitempty"`
 	State     string     `json:"state"`
-	Body      string     `json:"body,omitempty"`
+	Body      string     `json:"body,omitempty" md:"rendered"`
 	CommitID  string     `json:"commit_id,omitempty"`
 	Comments  int        `json:"comments"`
 	Stale     bool       `json:"stale,omitempty"`
@@ -162,7 +162,7 @@ type ReviewComment struct {
 	Path       string     `json:"path"`
 	NewLine    uint64     `json:"new_line,omitempty"`
 	OldLine    uint64     `json:"old_line,omitempty"`
-	Body       string     `json:"body"`
+	Body       string     `json:"body" md:"rendered"`
 	Author     string     `json:"author"`
 	Resolved   bool       `json:"resolved"`
 	ResolvedBy string     `json:"resolved_by,omitempty"`

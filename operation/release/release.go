@@ -106,7 +106,7 @@ type Release struct {
 	Tag        string     `json:"tag"`
 	Target     string     `json:"target,omitempty"`
 	Name       string     `json:"name"`
-	Body       *string    `json:"body,omitempty"`
+	Body       *string    `json:"body,omitempty" md:"rendered"`
 	Draft      bool       `json:"draft,omitempty"`
 	Prerelease bool       `json:"prerelease,omitempty"`
 	Author     string     `json:"author,omitempty"`

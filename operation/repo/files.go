@@ -140,7 +140,7 @@ type File struct {
 	Lines     int     `json:"lines,omitempty"`
 	FromLine  int     `json:"from_line,omitempty"`
 	ToLine    int     `json:"to_line,omitempty"`
-	Text      *string `json:"text,omitempty"`
+	Text      *string `json:"text,omitempty" md:"file=path"`
 	Truncated bool    `json:"truncated,omitempty"`
 	// MIMEType is set for a binary file shown as an image or a PDF's text.
 	MIMEType string        `json:"mime_type,omitempty"`

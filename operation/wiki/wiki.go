@@ -114,7 +114,7 @@ type Commit struct {
 type Page struct {
 	Title       string  `json:"title"`
 	PageName    string  `json:"page_name"`
-	Content     *string `json:"content,omitempty"`
+	Content     *string `json:"content,omitempty" md:"rendered"`
 	LastCommit  *Commit `json:"last_commit,omitempty"`
 	CommitCount int64   `json:"commit_count,omitempty"`
 	HTMLURL     string  `json:"html_url"`

@@ -29,7 +29,8 @@ type Error struct {
 	// NoRoute is set on a 404 from the forge's router rather than from a
 	// route's handler: the forge's API has no such route, so nothing was
 	// looked up. Forge and Needs say which forge that is and, when the
-	// route is declared in Routes, which forges have it.
+	// route is declared in Routes, which described forges have it and
+	// which lack it (and what to do instead, RouteDiff.Instead).
 	NoRoute bool
 	Forge   Forge
 	Needs   string
@@ -80,7 +81,7 @@ func (e *Error) noRouteText(op string) string {
 		forge += " (" + e.Forge.String() + ")"
 	}
 	if e.Needs != "" {
-		needs = "; it needs " + e.Needs
+		needs = "; " + e.Needs
 	}
 	return fmt.Sprintf("%s: %s has no such API route (its router answered 404 page not found, so nothing was looked up and this says nothing about whether it exists)%s",
 		op, forge, needs)

@@ -16,13 +16,20 @@ import (
 // and version lack its route.
 type RouteError struct {
 	Feature string
-	// Needs names the forges that have the route (RouteDiff.Needs).
+	// Needs says which described forges have the route and which lack it
+	// (RouteDiff.Needs).
 	Needs string
-	Forge Forge
+	// Instead is what a caller can do on this forge (RouteDiff.Instead).
+	Instead string
+	Forge   Forge
 }
 
 func (e *RouteError) Error() string {
-	return fmt.Sprintf("%s needs %s; this forge is %s, whose API has no such route, so nothing was sent", e.Feature, e.Needs, e.Forge)
+	s := fmt.Sprintf("%s: this forge (%s) has no such API route, so nothing was sent; %s", e.Feature, e.Forge, e.Needs)
+	if e.Instead != "" {
+		s += "; " + e.Instead
+	}
+	return s
 }
 
 // Require returns a *RouteError when the route method+route (a swagger path
@@ -43,7 +50,7 @@ func (c *Client) lacking(ctx context.Context, d RouteDiff) error {
 	if err != nil || !d.LackedBy(f) {
 		return nil
 	}
-	return &RouteError{Feature: d.Feature, Needs: d.Needs(), Forge: f}
+	return &RouteError{Feature: d.Feature, Needs: d.Needs(), Instead: d.Instead, Forge: f}
 }
 
 // routeGate refuses a request to a declared route (RouteOf) that the
@@ -110,5 +117,8 @@ func (c *Client) noRoute(ctx context.Context, e *Error, method, escapedPath stri
 	}
 	if d, ok := RouteOf(method, apiPath); ok {
 		e.Needs = d.Needs()
+		if d.Instead != "" {
+			e.Needs += "; " + d.Instead
+		}
 	}
 }

@@ -45,27 +45,39 @@ func TestPresenceByVersion(t *testing.T) {
 	require.True(t, ok, "templates compare without parameter names")
 	rerun, ok := forgejo.RouteFor(http.MethodPost, "/repos/{owner}/{repo}/actions/runs/{run}/rerun")
 	require.True(t, ok)
+	runs, ok := forgejo.RouteFor(http.MethodGet, "/repos/{owner}/{repo}/actions/runs")
+	require.True(t, ok)
 	for _, tc := range []struct {
 		d      forgejo.RouteDiff
 		forge  string
 		lacked bool
 	}{
 		{jobs, "13.0.5+gitea-1.22.0", true},
+		{jobs, "15.0.3+gitea-1.22.0", true},
+		{jobs, "14.0.2+gitea-1.22.0", true}, // between two releases that lack it
 		{jobs, "11.0.0+gitea-1.22.0", true},
 		{jobs, "1.21.11-1+gitea-1.21.11", true},
-		{jobs, "13.0.6+gitea-1.22.0", false}, // not described: sent, and a router 404 says the rest
+		{jobs, "15.0.4+gitea-1.22.0", false}, // not described, newer than every one that lacks it: sent, a router 404 says the rest
+		{jobs, "16.0.0+gitea-1.22.0", false},
 		{jobs, "17.0.0-dev+gitea-1.22.0", false},
 		{jobs, "1.26.0", false},
 		{jobs, "development", false},
+		{runs, "10.0.0+gitea-1.22.0", true},
+		{runs, "12.0.0+gitea-1.22.0", false}, // between 10 (lacks) and 13.0.5 (has): sent
+		{runs, "13.0.5+gitea-1.22.0", false},
 		{rerun, "17.0.0+gitea-1.22.0", true},
 		{rerun, "18.0.0+gitea-1.22.0", false},
 		{rerun, "1.26.0", false},
 	} {
 		assert.Equal(t, tc.lacked, tc.d.LackedBy(forgejo.ParseForge(tc.forge)), "%s %s on %s", tc.d.Method, tc.d.Route, tc.forge)
 	}
-	assert.Equal(t, "Forgejo newer than 13.0.5 (17.0.0-dev has it) or Gitea (1.26.0 has it)", jobs.Needs())
-	assert.Equal(t, "Gitea (1.26.0 has it)", rerun.Needs())
-	assert.Equal(t, "after 13.0.5 (17.0.0-dev has it)", jobs.Forgejo.String())
+	assert.Equal(t, "Forgejo 13.0.5 and 15.0.3 lack it; of the Forgejo versions this server knows, only 17.0.0-dev (a development snapshot) has it; "+
+		"Gitea 1.26.0 has it", jobs.Needs())
+	assert.Equal(t, "Forgejo 13.0.5, 15.0.3 and 17.0.0-dev lack it; Gitea 1.26.0 has it", rerun.Needs())
+	assert.Equal(t, "Forgejo 10.0.0-dev-456d05998231 lacks it, while 13.0.5, 15.0.3 and 17.0.0-dev have it; Gitea 1.26.0 has it", runs.Needs())
+	assert.NotContains(t, jobs.Needs(), "newer than", "15.0.3 is newer than 13.0.5 and still lacks it")
+	assert.Equal(t, "not in a release (15.0.3 lacks it, 17.0.0-dev has it)", jobs.Forgejo.String())
+	assert.Equal(t, "from 13.0.5 (10.0.0-dev-456d05998231 lacks it)", runs.Forgejo.String())
 	assert.Equal(t, "no (up to 17.0.0-dev)", rerun.Forgejo.String())
 	assert.Equal(t, "yes (1.26.0)", rerun.Gitea.String())
 }
@@ -79,8 +91,9 @@ func TestRoutesTableIsWellFormed(t *testing.T) {
 		assert.NotEmpty(t, d.Feature, d.Route)
 		assert.NotEmpty(t, d.Tools, d.Route)
 		assert.NotEmpty(t, d.Otherwise, d.Route)
-		assert.True(t, d.Forgejo.Lacks != "" || d.Gitea.Lacks != "", "%s: some described forge lacks it", d.Route)
-		assert.NotEmpty(t, d.Needs(), "%s: some described forge has it", d.Route)
+		assert.True(t, len(d.Forgejo.Lack) > 0 || len(d.Gitea.Lack) > 0, "%s: some described forge lacks it (run make routes)", d.Route)
+		assert.True(t, len(d.Forgejo.Have) > 0 || len(d.Gitea.Have) > 0, "%s: some described forge has it (run make routes)", d.Route)
+		assert.NotEmpty(t, d.Needs(), d.Route)
 		got, ok := forgejo.RouteFor(d.Method, d.Route)
 		assert.True(t, ok)
 		assert.Equal(t, d.Route, got.Route)
@@ -136,9 +149,9 @@ func TestGateRefusesRoutesTheVersionLacks(t *testing.T) {
 		err := c.DoJSON(ctx, http.MethodGet, "/repos/o/r/actions/runs/3/jobs", nil, nil, nil)
 		var re *forgejo.RouteError
 		require.ErrorAs(t, err, &re)
-		assert.Contains(t, forgejo.Relabel(err, "list jobs of", "run 3").Error(),
-			"list jobs of run 3: Listing a workflow run's jobs needs Forgejo newer than 13.0.5 (17.0.0-dev has it) or Gitea (1.26.0 has it); "+
-				"this forge is Forgejo 13.0.5+gitea-1.22.0, whose API has no such route, so nothing was sent")
+		assert.Equal(t, "list jobs of run 3: Listing a workflow run's jobs: this forge (Forgejo 13.0.5+gitea-1.22.0) has no such API route, "+
+			"so nothing was sent; Forgejo 13.0.5 and 15.0.3 lack it; of the Forgejo versions this server knows, only 17.0.0-dev (a development snapshot) has it; "+
+			"Gitea 1.26.0 has it", forgejo.Relabel(err, "list jobs of", "run 3").Error())
 		assert.True(t, forgejo.IsNoRoute(err))
 		assert.False(t, forgejo.IsNotFound(err), "a missing route is not a missing run")
 		_, err = c.DoRaw(ctx, "/api/v1/repos/o/r/actions/artifacts/4/zip", forgejo.RawOptions{MaxBytes: 10})
@@ -153,18 +166,18 @@ func TestGateRefusesRoutesTheVersionLacks(t *testing.T) {
 // that the object is missing; a handler's JSON 404 still does.
 func TestRouterNotFoundIsAMissingRoute(t *testing.T) {
 	ctx := context.Background()
-	c, f := newForge(t, "13.0.6+gitea-1.22.0", "")
+	c, f := newForge(t, "16.0.0+gitea-1.22.0", "")
 	err := c.DoJSON(ctx, http.MethodGet, "/repos/o/r/actions/runs/3/jobs", nil, nil, nil)
 	require.Error(t, err)
 	assert.True(t, forgejo.IsNoRoute(err))
 	assert.False(t, forgejo.IsNotFound(err))
 	msg := forgejo.Relabel(err, "list jobs of", "workflow run 3 in o/r").Error()
-	assert.Equal(t, "list jobs of workflow run 3 in o/r: this forge (Forgejo 13.0.6+gitea-1.22.0) has no such API route "+
+	assert.Equal(t, "list jobs of workflow run 3 in o/r: this forge (Forgejo 16.0.0+gitea-1.22.0) has no such API route "+
 		"(its router answered 404 page not found, so nothing was looked up and this says nothing about whether it exists); "+
-		"it needs Forgejo newer than 13.0.5 (17.0.0-dev has it) or Gitea (1.26.0 has it)", msg)
+		"Forgejo 13.0.5 and 15.0.3 lack it; of the Forgejo versions this server knows, only 17.0.0-dev (a development snapshot) has it; Gitea 1.26.0 has it", msg)
 	assert.NotContains(t, msg, "not found (404)")
 	assert.Equal(t, []string{"GET /api/v1/version", "GET /api/v1/repos/o/r/actions/runs/3/jobs"}, f.requests(),
-		"the version is asked once, and the route sent: 13.0.6 is not known to lack it")
+		"the version is asked once, and the route sent: 16.0.0, between 15.0.3 (lacks it) and the 17 snapshot (has it), is not known to lack it")
 
 	err = c.DoJSON(ctx, http.MethodGet, "/repos/o/r/issues/1", nil, nil, nil)
 	assert.True(t, forgejo.IsNotFound(err), "a JSON 404 is a missing object")
@@ -174,5 +187,5 @@ func TestRouterNotFoundIsAMissingRoute(t *testing.T) {
 	_, resp, err := c.SDK(ctx).GetRepoLabel("o", "r", 5)
 	ferr := forgejo.Fail(resp, err, "get", "label 5 in o/r")
 	assert.True(t, forgejo.IsNoRoute(ferr))
-	assert.Contains(t, c.Explain(ferr).Error(), "get label 5 in o/r: this forge (Forgejo 13.0.6+gitea-1.22.0) has no such API route")
+	assert.Contains(t, c.Explain(ferr).Error(), "get label 5 in o/r: this forge (Forgejo 16.0.0+gitea-1.22.0) has no such API route")
 }

@@ -110,7 +110,14 @@ func newFixture(t *testing.T, edit func(*Options)) *fixture {
 
 func newFixtureTB(t testing.TB, edit func(*Options)) *fixture {
 	t.Helper()
-	fx := &fixture{forge: fakeforge.New(t), logs: &fakeforge.SyncBuffer{}, released: make(chan struct{}), revoked: &sync.Map{}}
+	return newFixtureOn(t, fakeforge.New(t), edit)
+}
+
+// newFixtureOn is newFixture in front of forge, for tests that add routes
+// to it before the server is built.
+func newFixtureOn(t testing.TB, forge *fakeforge.Server, edit func(*Options)) *fixture {
+	t.Helper()
+	fx := &fixture{forge: forge, logs: &fakeforge.SyncBuffer{}, released: make(chan struct{}), revoked: &sync.Map{}}
 	fx.checks = fakeUsersRevocable(fx.forge, fx.revoked)
 	base := fx.forge.BaseURL()
 	o := Options{

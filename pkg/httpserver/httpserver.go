@@ -27,6 +27,8 @@ import (
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/mcpserver"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/metrics"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/oauthproxy"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/redact"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/rpcguard"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
 )
@@ -100,6 +102,10 @@ type Options struct {
 	RejectInterval time.Duration // default 6 s
 	// Verify checks a token with the forge; default VerifyWithForge.
 	Verify Verifier
+	// OAuthProxy, when set, serves an authorization server for MCP
+	// clients in front of the forge's OAuth (pkg/oauthproxy): its Forge,
+	// HTTPClient, ForgeAuthorize, Base and Logger are the server's.
+	OAuthProxy *oauthproxy.Config
 	// Metrics, when set, counts identity cache lookups and is served at
 	// MetricsPath, unless MetricsElsewhere says another listener serves
 	// it. The Runner's observer and the forge transport are the caller's
@@ -125,6 +131,7 @@ type Server struct {
 	guard      rpcguard.Limits
 	handler    http.Handler
 	issuer     *issuer
+	oauth      *oauthproxy.Proxy // nil unless Options.OAuthProxy
 }
 
 // New builds a Server; it does no I/O.
@@ -134,7 +141,11 @@ func New(o Options) (*Server, error) {
 	}
 	setDefaults(&o)
 	s := &Server{opts: o, selector: newSelector(o.Defs, o.DefaultToolsets), hosts: map[string]bool{}, origins: map[string]bool{}}
-	s.log = slog.New(contextHandler{redactingHandler(o.Logger.Handler(), o.SharedToken)})
+	h := redactingHandler(o.Logger.Handler(), o.SharedToken)
+	if o.OAuthProxy != nil {
+		h = redact.NewHandler(h, o.OAuthProxy.ClientSecret) // every line, a request's or not
+	}
+	s.log = slog.New(contextHandler{h})
 	for _, h := range o.AllowedHosts {
 		if h == "*" {
 			s.anyHost = true
@@ -199,6 +210,9 @@ func New(o Options) (*Server, error) {
 	guarded.Handle(EndpointPath, s.limitInFlight(s.withDeadline(http.HandlerFunc(s.serveMCP))))
 	guarded.HandleFunc(MetadataPath, s.serveMetadata)
 	guarded.HandleFunc(MetadataPath+"/", s.serveMetadata)
+	if err := s.mountOAuth(guarded); err != nil {
+		return nil, err
+	}
 	mux := http.NewServeMux()
 	// Probes address the server by whatever name or address the
 	// orchestrator uses, and "ok" reveals nothing: no host check.
@@ -267,6 +281,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.S
 
 type identityKey struct{}
 
+// addrKey carries the client's address (clientAddr) to the token's
+// second check (tokenRejected).
+type addrKey struct{}
+
 // serveMCP authenticates the request, applies its tool selection and hands
 // it to mcp-go.
 func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) {
@@ -291,7 +309,10 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer s.users.leave(caller)
-	ctx := tool.WithCaller(context.WithValue(r.Context(), identityKey{}, id), caller)
+	// From here the forge's answers to the token are noted (rejection.go).
+	ctx, _ := withVerdict(r.Context())
+	ctx = context.WithValue(ctx, addrKey{}, addr)
+	ctx = tool.WithCaller(context.WithValue(ctx, identityKey{}, id), caller)
 	ctx = tool.WithReadOnly(tool.WithAllowed(ctx, allow), s.selector.readOnly(r.Header))
 	r = r.WithContext(tool.WithCallable(ctx, callable))
 	if r.Method != http.MethodPost {

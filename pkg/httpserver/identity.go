@@ -221,7 +221,8 @@ func (c *identityCache) run(ctx context.Context, key [32]byte, token, addr strin
 	delete(c.inflight, key)
 	switch {
 	case v.err == nil:
-		c.store(key, v.id, c.ttl)
+		// Never remembered past the token's own expiry (a JWT's exp).
+		c.store(key, v.id, cacheTTL(token, c.ttl, c.now()))
 	case errors.Is(v.err, ErrInvalidToken):
 		c.store(key, nil, c.invalidTTL)
 	}
@@ -304,8 +305,11 @@ type unauthorizedTransport struct {
 
 func (t *unauthorizedTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := t.next.RoundTrip(req)
-	if err == nil && resp.StatusCode == http.StatusUnauthorized && req.Header.Get("Authorization") != "" {
-		t.on()
+	if err == nil && req.Header.Get("Authorization") != "" {
+		if resp.StatusCode == http.StatusUnauthorized {
+			t.on()
+		}
+		verdictFrom(req.Context()).record(resp.StatusCode)
 	}
 	return resp, err
 }
@@ -316,24 +320,17 @@ func (t *unauthorizedTransport) RoundTrip(req *http.Request) (*http.Response, er
 // shares the request's deadline (see withDeadline), so a slow forge cannot
 // stretch a request past --call-timeout.
 func (s *Server) authenticate(w http.ResponseWriter, r *http.Request, addr string) (*Identity, bool) {
-	token, present, err := bearerToken(r.Header)
+	token, present, err := s.requestToken(r)
 	switch {
 	case err != nil:
 		s.unauthorized(w, r, err.Error())
 		return nil, false
-	case !present && s.opts.SharedToken == "":
+	case token == "":
 		s.unauthorized(w, r, "")
 		return nil, false
-	case !present:
-		token = s.opts.SharedToken
 	}
 	ctx := r.Context()
-	if dl, ok := deadlineFrom(ctx); ok {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithDeadline(ctx, dl)
-		defer cancel()
-	}
-	id, err := s.identities.get(ctx, token, addr)
+	id, err := s.checkToken(ctx, token, addr)
 	var limited *RateLimitedError
 	switch {
 	case err == nil:
@@ -361,6 +358,29 @@ func (s *Server) authenticate(w http.ResponseWriter, r *http.Request, addr strin
 		ri.user.Store(&id.Login)
 	}
 	return id, true
+}
+
+// requestToken is the token r acts with: its Authorization header's, or
+// with none the shared token (--http-shared-token), "" when that is off.
+// present says whether r carried one.
+func (s *Server) requestToken(r *http.Request) (token string, present bool, err error) {
+	token, present, err = bearerToken(r.Header)
+	if err == nil && !present {
+		token = s.opts.SharedToken
+	}
+	return token, present, err
+}
+
+// checkToken finds token's identity within the request's deadline (see
+// withDeadline), so a slow forge cannot stretch a request past
+// --call-timeout.
+func (s *Server) checkToken(ctx context.Context, token, addr string) (*Identity, error) {
+	if dl, ok := deadlineFrom(ctx); ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, dl)
+		defer cancel()
+	}
+	return s.identities.get(ctx, token, addr)
 }
 
 // bearerToken extracts the token of an Authorization header. Both

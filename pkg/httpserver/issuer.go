@@ -36,6 +36,7 @@ type issuer struct {
 
 	mu    sync.Mutex
 	found string    // the forge's spelling, once discovered
+	authz string    // the forge's authorization endpoint, once discovered
 	retry time.Time // no discovery before this, after a failure
 }
 
@@ -56,44 +57,81 @@ func (i *issuer) get(ctx context.Context) string {
 	if i.found != "" {
 		return i.found
 	}
-	if time.Now().Before(i.retry) {
-		return i.fallback()
+	i.refresh(ctx)
+	if i.found != "" {
+		return i.found
 	}
-	if v, ok := i.discover(ctx); ok {
-		i.found = v
-		return v
-	}
-	i.retry = time.Now().Add(issuerRetry)
 	return i.fallback()
 }
 
-// discover reads the forge's OpenID discovery document and returns its
-// issuer when it names this forge (the same URL but for a trailing
-// slash); anything else, an error included, is not taken.
-func (i *issuer) discover(ctx context.Context) (string, bool) {
+// authorizeEndpoint returns the forge's authorization endpoint as users'
+// browsers reach it, for the OAuth proxy: as the discovery document names
+// it, else under the operator's issuer, else under the forge's URL.
+func (i *issuer) authorizeEndpoint(ctx context.Context) string {
+	i.mu.Lock()
+	defer i.mu.Unlock()
+	if i.authz == "" {
+		i.refresh(ctx)
+	}
+	switch {
+	case i.authz != "":
+		return i.authz
+	case i.fixed != "":
+		return strings.TrimSuffix(i.fixed, "/") + "/login/oauth/authorize"
+	}
+	return i.forge.JoinPath("login", "oauth", "authorize").String()
+}
+
+// refresh reads the discovery document unless a failure is recent; the
+// caller holds i.mu.
+func (i *issuer) refresh(ctx context.Context) {
+	if time.Now().Before(i.retry) {
+		return
+	}
+	doc, ok := i.discover(ctx)
+	if !ok {
+		i.retry = time.Now().Add(issuerRetry)
+		return
+	}
+	if u, err := url.Parse(doc.AuthorizationEndpoint); err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" {
+		i.authz = doc.AuthorizationEndpoint
+	}
+	// The issuer is taken when it names this forge (the same URL but
+	// for a trailing slash).
+	if strings.TrimSuffix(doc.Issuer, "/") == i.fallback() {
+		i.found = doc.Issuer
+	} else {
+		i.retry = time.Now().Add(issuerRetry)
+	}
+}
+
+// discoveryDoc is what is read of the forge's OpenID discovery document.
+type discoveryDoc struct {
+	Issuer                string `json:"issuer"`
+	AuthorizationEndpoint string `json:"authorization_endpoint"`
+}
+
+// discover reads the forge's OpenID discovery document; an error of any
+// kind is not taken.
+func (i *issuer) discover(ctx context.Context) (discoveryDoc, bool) {
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
+	var doc discoveryDoc
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, i.forge.JoinPath(".well-known", "openid-configuration").String(), nil)
 	if err != nil {
-		return "", false
+		return doc, false
 	}
 	req.Header.Set("Accept", "application/json")
 	resp, err := i.hc.Do(req)
 	if err != nil {
-		return "", false
+		return doc, false
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return "", false
-	}
-	var doc struct {
-		Issuer string `json:"issuer"`
+		return doc, false
 	}
 	if json.NewDecoder(io.LimitReader(resp.Body, issuerDiscoveryLimit)).Decode(&doc) != nil {
-		return "", false
+		return doc, false
 	}
-	if strings.TrimSuffix(doc.Issuer, "/") != i.fallback() {
-		return "", false
-	}
-	return doc.Issuer, true
+	return doc, true
 }

@@ -65,10 +65,11 @@ func deleteToken(t *testing.T, f *testforge.Forge, token string) {
 }
 
 // TestLiveRevokedTokenIsRefused: a token created at the forge works over
-// HTTP; once it is deleted at the forge, the call that meets the forge's
-// 401 evicts it from the identity cache, and the next request is refused
-// (401, invalid_token) instead of being served from the cache for up to
-// 5 minutes, even for requests that would not reach the forge at all.
+// HTTP; once it is deleted at the forge, the very call that meets the
+// forge's 401 is answered 401 (invalid_token, with the challenge), never a
+// tool error, and every later request is refused too instead of being
+// served from the cache for up to 5 minutes, even requests that would not
+// reach the forge at all.
 func TestLiveRevokedTokenIsRefused(t *testing.T) {
 	f := testforge.Get(t)
 	endpoint := liveServer(t, f, nil)
@@ -83,14 +84,17 @@ func TestLiveRevokedTokenIsRefused(t *testing.T) {
 	assert.Contains(t, call("get_forgejo_mcp_server_version"), "version", "an offline tool, served from the cached identity")
 
 	deleteToken(t, f, token)
-	assert.Contains(t, call("get_my_user_info"), "the forge rejected the token (401 Unauthorized)", "the call meets the forge's 401")
+	resp, body := livePost(t, endpoint, auth, "tools/call", map[string]any{"name": "get_my_user_info", "arguments": map[string]any{}})
+	assert.Equal(t, http.StatusUnauthorized, resp.StatusCode, "the call that meets the forge's 401: %s", body)
+	assert.Contains(t, resp.Header.Get("WWW-Authenticate"), `resource_metadata="`)
+	assert.NotContains(t, body, "isError")
 
 	for _, method := range []string{"tools/list", "tools/call"} {
 		resp, body := livePost(t, endpoint, auth, method, map[string]any{"name": "get_forgejo_mcp_server_version", "arguments": map[string]any{}})
 		assert.Equal(t, http.StatusUnauthorized, resp.StatusCode, "%s: %s", method, body)
 		assert.Contains(t, resp.Header.Get("WWW-Authenticate"), `error="invalid_token"`, method)
 	}
-	resp, body := livePost(t, endpoint, "Bearer "+f.Token, "tools/call", map[string]any{"name": "get_my_user_info", "arguments": map[string]any{}})
+	resp, body = livePost(t, endpoint, "Bearer "+f.Token, "tools/call", map[string]any{"name": "get_my_user_info", "arguments": map[string]any{}})
 	assert.Equal(t, http.StatusOK, resp.StatusCode, body)
 	assert.Contains(t, body, `\"login\":\"`+f.User+`\"`, "the user's other token is unaffected")
 }

@@ -58,12 +58,19 @@ func (s *Server) serveMessage(w http.ResponseWriter, r *http.Request, caller str
 		return
 	}
 	d := tool.NewDelivery()
-	out := mcpWriter(w, d)
+	// Held back until the forge accepts the token, so a token it refuses
+	// during the request is answered 401, not a tool error (rejection.go).
+	hold := newHoldWriter(w, verdictFrom(r.Context()))
+	out := mcpWriter(hold, d)
 	if m.Method == string(mcp.MethodResourcesRead) {
 		out = cleaningWriter{out}
 	}
 	s.mcp.Handle(out, &server.HTTPRequest{Method: r.Method, URL: r.URL, Header: r.Header,
 		Body: m.Forward(body), Context: tool.WithDelivery(m.Context(r.Context()), d)})
+	addr, _ := r.Context().Value(addrKey{}).(string)
+	if hold.finish(func() bool { return s.tokenRejected(r, addr) }) {
+		s.unauthorized(w, r, "the forge rejected this token (invalid, expired or revoked)")
+	}
 }
 
 // errSetLevel refuses logging/setLevel. Under 2025-11-25 it sets the

@@ -71,7 +71,7 @@ func (s *Server) serveMetadata(w http.ResponseWriter, r *http.Request) {
 	}
 	server.NewProtectedResourceMetadataHandler(server.ProtectedResourceMetadataConfig{
 		Resource:               resource,
-		AuthorizationServers:   []string{s.issuer.get(r.Context())},
+		AuthorizationServers:   []string{s.authorizationServer(r)},
 		BearerMethodsSupported: []string{"header"},
 		ResourceName:           "forgejo-mcp for " + s.opts.Forge.Host,
 	}).ServeHTTP(w, r)

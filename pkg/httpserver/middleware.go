@@ -125,6 +125,9 @@ func (s *Server) observe(next http.Handler) http.Handler {
 		if s.opts.SharedToken != "" {
 			secrets = append(secrets, s.opts.SharedToken)
 		}
+		if s.opts.OAuthProxy != nil && s.opts.OAuthProxy.ClientSecret != "" {
+			secrets = append(secrets, s.opts.OAuthProxy.ClientSecret)
+		}
 		for _, secret := range secrets {
 			ctx = redact.WithSecret(ctx, secret)
 		}

@@ -19,8 +19,9 @@ import (
 )
 
 // TestRevokedTokenIsEvicted: once the forge answers 401 to a call made with
-// a cached identity, the very next request is checked again and refused,
-// instead of being served from the cache for the rest of its 5 minutes.
+// a cached identity, that very request is answered 401 with the challenge
+// (the token checked again and refused), never a tool error, and the next
+// request is refused from the cache of rejections.
 func TestRevokedTokenIsEvicted(t *testing.T) {
 	fx := newFixture(t, nil)
 	auth := "Bearer " + tokAlice
@@ -29,12 +30,17 @@ func TestRevokedTokenIsEvicted(t *testing.T) {
 	require.EqualValues(t, 2, fx.checks.Load(), "one token check and one call to /user")
 
 	fx.revoked.Store(tokAlice, true)
-	assert.Contains(t, fx.callText(t, auth, "whoami", nil), "the forge rejected the token (401 Unauthorized)")
+	resp, body := fx.post(t, rpc{Method: "tools/call", Params: map[string]any{"name": "whoami", "arguments": map[string]any{}}, Auth: auth})
+	assert.Equal(t, http.StatusUnauthorized, resp.StatusCode, body)
+	assert.Contains(t, resp.Header.Get("WWW-Authenticate"), `resource_metadata="`)
+	assert.Contains(t, resp.Header.Get("WWW-Authenticate"), `error="invalid_token"`)
+	assert.NotContains(t, body, "isError", "the tool's error is dropped for the 401")
+	assert.EqualValues(t, 4, fx.checks.Load(), "the call's /user and the second check")
 
-	resp, body := fx.post(t, rpc{Method: "tools/call", Params: map[string]any{"name": "peek_thing", "arguments": map[string]any{}}, Auth: auth})
+	resp, body = fx.post(t, rpc{Method: "tools/call", Params: map[string]any{"name": "peek_thing", "arguments": map[string]any{}}, Auth: auth})
 	assert.Equal(t, http.StatusUnauthorized, resp.StatusCode, body)
 	assert.Contains(t, body, "the forge rejected this token")
-	assert.EqualValues(t, 4, fx.checks.Load(), "the next request checked the token again")
+	assert.EqualValues(t, 4, fx.checks.Load(), "the rejection is remembered")
 
 	// Another user's cached identity is untouched.
 	assert.Equal(t, `{"login":"bob"}`, fx.callText(t, "Bearer "+tokBob, "whoami", nil))

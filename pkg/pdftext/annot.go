@@ -51,13 +51,16 @@ func (x *extractor) appearanceText(a pdfobj.Dict) string {
 	if !ok || x.active[s.Ref] {
 		return ""
 	}
-	r, err := d.StreamReader(s)
+	r, err := x.openContent(s)
 	if err != nil {
 		return ""
 	}
 	page := x.out
-	x.out = &layout{max: page.max - page.b.Len()}
-	defer func() { x.out = page }()
+	x.out = &layout{max: page.max - page.b.Len(), mem: x.mem}
+	defer func() {
+		x.out.release()
+		x.out = page
+	}()
 	x.active[s.Ref] = true
 	defer delete(x.active, s.Ref)
 	c := &content{x: x, res: d.GetDict(s.Dict, "Resources"), gs: gstate{ctm: identity, th: 1}, tm: identity, tlm: identity, depth: 1}

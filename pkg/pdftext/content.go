@@ -1,8 +1,6 @@
 package pdftext
 
 import (
-	"fmt"
-
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/pdftext/internal/pdfobj"
 )
 
@@ -169,8 +167,11 @@ func (c *content) show(s pdfobj.Object) {
 		ft = c.x.defaultFont()
 	}
 	c.x.check()
-	c.x.glyphBuf = ft.glyphs([]byte(raw), c.x.glyphBuf[:0])
-	for _, g := range c.x.glyphBuf {
+	c.x.glyphBuf = ft.glyphs([]byte(raw), c.x.glyphBuf[:0], c.x.mem)
+	for i, g := range c.x.glyphBuf {
+		if i&255 == 255 {
+			c.x.check()
+		}
 		adv := g.w*gs.size + gs.tc
 		if g.space {
 			adv += gs.tw
@@ -213,8 +214,11 @@ func (c *content) do(name pdfobj.Name) {
 	if c.depth >= maxFormDepth || x.active[s.Ref] || x.spoiled[s.Ref] {
 		return
 	}
-	r, err := x.doc.StreamReader(s)
+	r, err := x.openContent(s)
 	if err != nil {
+		if x.note == "" {
+			x.note = "a form in it cannot be read: " + why(err)
+		}
 		return
 	}
 	x.active[s.Ref] = true
@@ -233,30 +237,6 @@ func (c *content) do(name pdfobj.Name) {
 	if x.work.Stopped > stopped {
 		x.spoiled[s.Ref] = true // a hostile form is not read again
 	}
-}
-
-// font returns the font of resource name, loaded once per extraction.
-func (x *extractor) font(res pdfobj.Dict, name pdfobj.Name) *font {
-	fonts := x.doc.GetDict(res, "Font")
-	raw := fonts[name]
-	key := fmt.Sprint(raw)
-	if _, isRef := raw.(pdfobj.Ref); !isRef {
-		key = fmt.Sprintf("%p/%s", fonts, name)
-	}
-	if f, ok := x.fonts[key]; ok {
-		return f
-	}
-	d := x.doc.Dict(raw)
-	var f *font
-	if d == nil {
-		f = x.defaultFont()
-	} else {
-		f = x.loadFont(d)
-	}
-	if len(x.fonts) < 4096 {
-		x.fonts[key] = f
-	}
-	return f
 }
 
 // defaultFont stands in for a missing font: codes as Latin-1 text.

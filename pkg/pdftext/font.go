@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strings"
 	"unicode/utf16"
+	"unsafe"
 
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/pdftext/internal/pdfobj"
 )
@@ -21,17 +22,19 @@ type font struct {
 	missing  float64 // MissingWidth or DW
 	enc      *cmap   // Type 0: the encoding CMap; nil is Identity
 	ucs2     bool    // Type 0 with a UCS-2 or UTF-16 CMap: codes are text
-	cidW     map[int]float64
-	cidRange []cidWidth
+	cidW     cidWidths
 	scale    float64 // glyph units to text space: 0.001, or a Type 3 matrix
 	space    float64 // the width of a space, in text space units (× size)
 	vertical bool
+	cost     int64 // bytes charged to the budget for it (its CMaps apart)
 }
 
-type cidWidth struct {
-	first, last int
-	w           float64
-}
+// costFont is what a font holds (its tables of 256 names and widths).
+const costFont = int64(unsafe.Sizeof(font{}))
+
+// maxDifferences bounds the entries of an encoding's /Differences read: a
+// real one names at most 256 glyphs, with a code before each run.
+const maxDifferences = 1024
 
 // glyph is one code shown.
 type glyph struct {
@@ -40,15 +43,21 @@ type glyph struct {
 	space bool    // a single-byte code 32: word spacing applies
 }
 
-// loadFont reads font dictionary f.
-func (x *extractor) loadFont(f pdfobj.Dict) *font {
+// loadFont reads font dictionary f, charging the budget for it (all of
+// it given back if the budget refuses part of it).
+func (x *extractor) loadFont(f pdfobj.Dict) (ft *font) {
 	d := x.doc
-	ft := &font{scale: 0.001, simple: true}
+	x.mem.Take(costFont)
+	ft = &font{scale: 0.001, simple: true, cost: costFont}
+	defer func() {
+		if r := recover(); r != nil {
+			x.mem.Give(ft.cost)
+			panic(r)
+		}
+	}()
 	sub := d.GetName(f, "Subtype")
 	if tu := d.GetStream(f, "ToUnicode"); tu != nil {
-		if data, err := d.StreamBytes(tu, 4<<20); err == nil || len(data) > 0 {
-			ft.toUni = parseCMap(data)
-		}
+		ft.toUni = x.cmapOf(tu)
 	}
 	if sub == "Type0" {
 		x.loadType0(ft, f)
@@ -100,7 +109,7 @@ func (x *extractor) loadFont(f pdfobj.Dict) *font {
 		}
 	}
 	code := 0
-	for _, v := range diffs {
+	for _, v := range diffs[:min(len(diffs), maxDifferences)] {
 		switch v := d.Resolve(v).(type) {
 		case int64:
 			code = int(v)
@@ -111,19 +120,25 @@ func (x *extractor) loadFont(f pdfobj.Dict) *font {
 			code++
 		}
 	}
-	// Widths: /Widths from FirstChar, else the standard 14 metrics.
+	// Widths: /Widths from FirstChar (the 256 codes there are), else the
+	// standard 14 metrics.
 	ft.missing, _ = d.Num(desc["MissingWidth"])
 	first, _ := d.Int(f["FirstChar"])
-	for i, w := range d.GetArray(f, "Widths") {
-		c := int(first) + i
-		if v, ok := d.Num(w); ok && c >= 0 && c < 256 {
-			ft.widths[c], ft.hasW[c] = v, true
+	widths := d.GetArray(f, "Widths")
+	for i := max(0, -first); first > -1<<32 && i < int64(len(widths)) && first+i < 256; i++ {
+		if v, ok := d.Num(widths[i]); ok {
+			ft.widths[first+i], ft.hasW[first+i] = v, true
 		}
 	}
 	if std >= 0 {
+		base := x.stdWidths(std, baseEnc)
 		for c := range 256 {
 			if !ft.hasW[c] && ft.names[c] != "" {
-				if w := stdWidth(std, ft.names[c]); w > 0 {
+				w := base[c]
+				if ft.names[c] != stdEncodings[baseEnc][c] {
+					w = stdWidth(std, ft.names[c]) // a name of its own
+				}
+				if w > 0 {
 					ft.widths[c], ft.hasW[c] = w, true
 				}
 			}
@@ -131,6 +146,26 @@ func (x *extractor) loadFont(f pdfobj.Dict) *font {
 	}
 	ft.space = ft.spaceWidth()
 	return ft
+}
+
+// stdWidths is the widths of standard font std for the codes of
+// encoding enc, worked out once per extraction (a lookup by glyph name
+// for each of 256 codes, which a file of 60,000 fonts would otherwise pay
+// 60,000 times).
+func (x *extractor) stdWidths(std, enc int) *[256]float64 {
+	k := [2]int{std, enc}
+	if w, ok := x.stdTables[k]; ok {
+		return w
+	}
+	x.mem.Take(2 << 10)
+	w := new([256]float64)
+	for c, n := range stdEncodings[enc] {
+		if n != "" {
+			w[c] = stdWidth(std, n)
+		}
+	}
+	x.stdTables[k] = w
+	return w
 }
 
 func encodingIndex(n pdfobj.Name, def int) int {
@@ -149,20 +184,43 @@ func encodingIndex(n pdfobj.Name, def int) int {
 // font program ("dup 12 /fi put" in its clear-text part), which TeX fonts
 // rely on when the PDF names no encoding.
 func (x *extractor) fontProgramEncoding(desc pdfobj.Dict) ([256]string, bool) {
-	var enc [256]string
 	s := x.doc.GetStream(desc, "FontFile")
 	if s == nil {
-		return enc, false
+		return [256]string{}, false
 	}
+	if p, ok := x.programs[s.Ref]; ok {
+		// Read once: fonts share font programs (and a file may make
+		// thousands of fonts share a large one).
+		return p.enc, p.ok
+	}
+	enc, ok := x.programEncoding(s)
+	x.mem.Take(costProgram)
+	x.programs[s.Ref] = program{enc, ok}
+	return enc, ok
+}
+
+// program is what a font program says of its encoding.
+type program struct {
+	enc [256]string
+	ok  bool
+}
+
+// costProgram is what a program's entry in the extractor's cache holds.
+const costProgram = int64(unsafe.Sizeof(program{})) + 64
+
+// programEncoding reads the encoding of font program s.
+func (x *extractor) programEncoding(s *pdfobj.Stream) (enc [256]string, found bool) {
 	data, _ := x.doc.StreamBytes(s, 256<<10)
+	defer x.doc.Free(data)
 	if i := bytes.Index(data, []byte("eexec")); i >= 0 {
 		data = data[:i]
 	}
 	if bytes.Contains(data, []byte("/Encoding StandardEncoding")) {
-		return stdEncodings[encStandard], true
+		enc, found = stdEncodings[encStandard], true
+		return enc, found
 	}
-	found := false
 	for rest := data; ; {
+		x.check()
 		i := bytes.Index(rest, []byte("dup "))
 		if i < 0 {
 			break
@@ -196,9 +254,7 @@ func (x *extractor) loadType0(ft *font, f pdfobj.Dict) {
 		ft.vertical = strings.HasSuffix(name, "-V")
 		ft.ucs2 = strings.Contains(name, "UCS2") || strings.Contains(name, "UTF16")
 	case *pdfobj.Stream:
-		if data, err := d.StreamBytes(e, 4<<20); err == nil || len(data) > 0 {
-			ft.enc = parseCMap(data)
-		}
+		ft.enc = x.cmapOf(e)
 		if wm, _ := d.Int(e.Dict["WMode"]); wm == 1 {
 			ft.vertical = true
 		}
@@ -208,33 +264,7 @@ func (x *extractor) loadType0(ft *font, f pdfobj.Dict) {
 	if v, ok := d.Num(desc["DW"]); ok {
 		ft.missing = v
 	}
-	ft.cidW = map[int]float64{}
-	w := d.GetArray(desc, "W")
-	for i := 0; i < len(w) && len(ft.cidW) < 1<<16; {
-		first, ok := d.Int(w[i])
-		if !ok || i+1 >= len(w) {
-			break
-		}
-		if list, ok := d.Resolve(w[i+1]).(pdfobj.Array); ok {
-			for j, v := range list {
-				if n, ok := d.Num(v); ok {
-					ft.cidW[int(first)+j] = n
-				}
-			}
-			i += 2
-			continue
-		}
-		last, ok1 := d.Int(w[i+1])
-		width, ok2 := 0.0, false
-		if i+2 < len(w) {
-			width, ok2 = d.Num(w[i+2])
-		}
-		if !ok1 || !ok2 {
-			break
-		}
-		ft.cidRange = append(ft.cidRange, cidWidth{int(first), int(last), width})
-		i += 3
-	}
+	ft.cidW = x.readW(d.GetArray(desc, "W"), &ft.cost)
 	ft.space = ft.spaceWidth()
 }
 
@@ -276,19 +306,21 @@ func ucs2CID(code uint32) int {
 }
 
 func (ft *font) cidWidth(cid int) float64 {
-	if w, ok := ft.cidW[cid]; ok {
+	if w, ok := ft.cidW.width(cid); ok {
 		return w
-	}
-	for _, r := range ft.cidRange {
-		if cid >= r.first && cid <= r.last {
-			return r.w
-		}
 	}
 	return ft.missing
 }
 
 // glyphs splits raw into codes and decodes each.
-func (ft *font) glyphs(raw []byte, out []glyph) []glyph {
+func (ft *font) glyphs(raw []byte, out []glyph, mem *pdfobj.Budget) []glyph {
+	if cap(out) < len(raw) {
+		// At most a glyph a byte: room for all, charged before it is made.
+		const size = int64(unsafe.Sizeof(glyph{}))
+		mem.Take(size * int64(len(raw)))
+		mem.Give(size * int64(cap(out)))
+		out = make([]glyph, 0, len(raw))
+	}
 	for len(raw) > 0 {
 		if ft.simple {
 			c := raw[0]

@@ -1,10 +1,13 @@
 package pdftext
 
 import (
+	"bytes"
 	"math"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/pdftext/internal/pdfobj"
 )
 
 // layout turns placed glyphs into text in content order: a space where
@@ -15,8 +18,10 @@ import (
 // logical order. Positions are in device space, so text placed by Tm,
 // Td, cm or a form's matrix all compare alike.
 type layout struct {
-	b         strings.Builder
-	max       int // bytes of text at most
+	b         bytes.Buffer
+	max       int            // bytes of text at most
+	mem       *pdfobj.Budget // charged for b's room as it grows
+	charged   int64
 	full      bool
 	started   bool
 	lineStart int
@@ -104,11 +109,11 @@ func (l *layout) duplicate(text string, x, y, size float64) bool {
 
 // newline ends the line, or joins a word hyphenated across it.
 func (l *layout) newline(next string) {
-	s := l.b.String()[l.lineStart:]
+	s := l.b.Bytes()[l.lineStart:]
 	if r, _ := utf8.DecodeRuneInString(next); unicode.IsLetter(r) {
-		if h, hl := utf8.DecodeLastRuneInString(s); h == '-' || h == '\u00ad' {
-			if p, _ := utf8.DecodeLastRuneInString(s[:len(s)-hl]); unicode.IsLower(p) {
-				l.truncate(l.b.Len() - hl)
+		if h, hl := utf8.DecodeLastRune(s); h == '-' || h == '\u00ad' {
+			if p, _ := utf8.DecodeLastRune(s[:len(s)-hl]); unicode.IsLower(p) {
+				l.b.Truncate(l.b.Len() - hl)
 				return
 			}
 		}
@@ -118,16 +123,30 @@ func (l *layout) newline(next string) {
 	l.nrecent = 0
 }
 
-func (l *layout) truncate(n int) {
-	s := l.b.String()[:n]
-	l.b.Reset()
-	l.b.WriteString(s)
+// room makes room for n more bytes, charging the budget for the larger
+// buffer before it is made.
+func (l *layout) room(n int) {
+	if l.b.Len()+n <= l.b.Cap() {
+		return
+	}
+	grown := int64(2*l.b.Cap() + n)
+	l.mem.Take(grown)
+	l.mem.Give(l.charged)
+	l.charged = grown
+	l.b.Grow(n)
+}
+
+// release gives back what the buffer was charged.
+func (l *layout) release() {
+	l.mem.Give(l.charged)
+	l.charged = 0
 }
 
 // write appends text, cleaned: ligatures expanded, soft hyphens,
 // control characters and U+FFFD dropped. Past the budget it stops the
 // page (errFull).
 func (l *layout) write(text string) {
+	l.room(len(text))
 	for _, r := range text {
 		switch {
 		case r == '\n' || r == ' ':

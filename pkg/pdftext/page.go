@@ -2,17 +2,22 @@ package pdftext
 
 import (
 	"context"
-	"strings"
+	"sync/atomic"
 
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/pdftext/internal/pdfobj"
 )
 
 // extractor holds what one extraction shares across pages: the document,
-// loaded fonts, the budgets left.
+// loaded fonts and CMaps, the budgets left.
 type extractor struct {
 	ctx         context.Context
+	stopped     *atomic.Bool // set when ctx is done
 	doc         *pdfobj.Doc
+	mem         *pdfobj.Budget
 	fonts       map[string]*font
+	cmaps       map[pdfobj.Ref]*cmap
+	programs    map[pdfobj.Ref]program
+	stdTables   map[[2]int]*[256]float64
 	fallback    *font
 	active      map[pdfobj.Ref]bool // forms being run: a form inside itself stops
 	spoiled     map[pdfobj.Ref]bool // forms whose content proved hostile
@@ -21,14 +26,18 @@ type extractor struct {
 	out         *layout
 	sawImage    bool
 	glyphBuf    []glyph
-	checks      int
-	note        string // why the page's content stopped early
+	lexBufs     [][]byte // content lexers' buffers, kept for the next stream
+	note        string   // why the page's content stopped early
+	spent       error    // the memory budget refused a charge
 	work        work
 }
 
+// check stops the extraction (a panic extract recovers) once its context
+// is done. It is called in every loop whose length the file decides: per
+// token, glyph, object, entry and 64 KiB of input, so it costs one atomic
+// load.
 func (x *extractor) check() {
-	x.checks++
-	if x.checks&63 == 0 {
+	if x.stopped.Load() {
 		checkCtx(x.ctx)
 	}
 }
@@ -37,7 +46,7 @@ func (x *extractor) check() {
 // full is false when a budget stopped it.
 func (x *extractor) page(p pdfobj.Page) (out Page, full bool) {
 	checkCtx(x.ctx)
-	x.out = &layout{max: x.textLeft}
+	x.out = &layout{max: x.textLeft, mem: x.mem}
 	x.sawImage, x.note = false, ""
 	full = true
 	contents := x.doc.Get(p.Dict, "Contents")
@@ -60,13 +69,19 @@ func (x *extractor) page(p pdfobj.Page) (out Page, full bool) {
 					full = false
 					return
 				}
+				if s, ok := r.(pdfobj.Stop); ok && spent(s.Err) {
+					// The memory budget: the page stops here, its text
+					// so far kept, and so does the extraction.
+					full, x.spent = false, s.Err
+					return
+				}
 				panic(r)
 			}
 		}()
 		c := &content{x: x, res: p.Resources, gs: gstate{ctm: identity, th: 1}, tm: identity, tlm: identity}
 		for _, s := range streams {
 			// The streams of one page are one content stream.
-			r, err := x.doc.StreamReader(s)
+			r, err := x.openContent(s)
 			if err != nil {
 				readErr = err
 				continue
@@ -79,6 +94,8 @@ func (x *extractor) page(p pdfobj.Page) (out Page, full bool) {
 	if len(text) > x.textLeft {
 		text = cut(text, x.textLeft)
 	}
+	x.out.release()
+	x.mem.TryTake(int64(len(text))) // kept in the result (at most what the buffer held)
 	x.textLeft -= len(text)
 	out = Page{Text: text, Note: x.note}
 	if text == "" && out.Note == "" {
@@ -86,7 +103,7 @@ func (x *extractor) page(p pdfobj.Page) (out Page, full bool) {
 		case contents == nil:
 			out.Note = "no content: a blank page"
 		case readErr != nil && len(streams) == 1:
-			out.Note = "its content cannot be read: " + strings.TrimPrefix(readErr.Error(), "malformed PDF: ")
+			out.Note = "its content cannot be read: " + why(readErr)
 		case x.sawImage || hasImage(x.doc, p.Resources):
 			out.Note = "no extractable text: the page is an image (a scan?); the text cannot be read without OCR"
 		default:

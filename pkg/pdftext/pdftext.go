@@ -15,6 +15,7 @@ import (
 
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/pdftext/internal/pdfobj"
@@ -41,6 +42,11 @@ type Options struct {
 	MaxContentBytes int64
 	// MaxPages is the most pages one extraction reads.
 	MaxPages int
+	// MaxMemory is the most memory one extraction holds of what the file
+	// decides: decoders' state, decoded streams, objects, fonts, CMaps,
+	// text. Every such allocation is charged before it is made; past the
+	// budget the extraction stops with the pages read so far.
+	MaxMemory int64
 	// Timeout bounds the whole extraction.
 	Timeout time.Duration
 }
@@ -51,6 +57,9 @@ const (
 	DefaultMaxContentBytes = 32 << 20
 	DefaultTimeout         = 10 * time.Second
 	DefaultMaxPages        = 1000
+	// DefaultMaxMemory keeps one extraction's process within 64 MB (the
+	// budget, what the collector lets pile up before it runs, the file).
+	DefaultMaxMemory = 16 << 20
 )
 
 // Page is one page's text.
@@ -106,9 +115,11 @@ func ParsePages(spec string) (from, to int, err error) {
 // IsPDF says whether data starts like a PDF.
 func IsPDF(data []byte) bool { return bytes.HasPrefix(data, []byte("%PDF-")) }
 
-// Extract returns the text of the pages opt.Pages names. It never panics
-// and returns by the deadline: the work runs on its own goroutine, which a
-// guard stops at its next read of the file once the deadline has passed.
+// Extract returns the text of the pages opt.Pages names. It never panics,
+// holds at most opt.MaxMemory of what the file decides, and returns at its
+// deadline or when ctx ends, and only once its work has stopped: every
+// loop whose length the file decides looks at the deadline, so that is
+// within a few milliseconds of it, and nothing goes on after it returns.
 func Extract(ctx context.Context, data []byte, opt Options) (*Result, error) {
 	if opt.MaxTextBytes <= 0 {
 		opt.MaxTextBytes = DefaultMaxTextBytes
@@ -122,6 +133,9 @@ func Extract(ctx context.Context, data []byte, opt Options) (*Result, error) {
 	if opt.MaxPages <= 0 {
 		opt.MaxPages = DefaultMaxPages
 	}
+	if opt.MaxMemory <= 0 {
+		opt.MaxMemory = DefaultMaxMemory
+	}
 	from, to, err := ParsePages(opt.Pages)
 	if err != nil {
 		return nil, err
@@ -131,32 +145,34 @@ func Extract(ctx context.Context, data []byte, opt Options) (*Result, error) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, opt.Timeout)
 	defer cancel()
-	type outcome struct {
-		res *Result
-		err error
+	res, err := extract(ctx, data, from, to, opt)
+	if ctx.Err() != nil && (err != nil || res == nil) {
+		// The work stopped at a check (or finished just then).
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return nil, fmt.Errorf("%w: no answer within %s", ErrTooMuchWork, opt.Timeout)
+		}
+		return nil, fmt.Errorf("%w: cancelled", ErrTooMuchWork)
 	}
-	done := make(chan outcome, 1)
-	go func() {
-		res, err := extract(ctx, data, from, to, opt)
-		done <- outcome{res, err}
-	}()
-	select {
-	case o := <-done:
-		return o.res, o.err
-	case <-ctx.Done():
-		return nil, fmt.Errorf("%w: no answer within %s", ErrTooMuchWork, opt.Timeout)
-	}
+	return res, err
 }
 
 func extract(ctx context.Context, data []byte, from, to int, opt Options) (res *Result, err error) {
-	x := &extractor{ctx: ctx, fonts: map[string]*font{}, active: map[pdfobj.Ref]bool{}, spoiled: map[pdfobj.Ref]bool{},
-		contentLeft: opt.MaxContentBytes}
+	stopped := new(atomic.Bool)
+	defer context.AfterFunc(ctx, func() { stopped.Store(true) })()
+	mem := pdfobj.NewBudget(opt.MaxMemory)
+	if pool := poolOf(ctx); pool != nil {
+		mem.Draw(pool.p)
+		defer mem.Close()
+	}
+	x := &extractor{ctx: ctx, stopped: stopped, mem: mem, fonts: map[string]*font{}, cmaps: map[pdfobj.Ref]*cmap{},
+		programs: map[pdfobj.Ref]program{}, stdTables: map[[2]int]*[256]float64{},
+		active: map[pdfobj.Ref]bool{}, spoiled: map[pdfobj.Ref]bool{}, contentLeft: opt.MaxContentBytes}
 	defer func() {
 		if r := recover(); r != nil {
 			res, err = nil, asError(r)
 		}
 	}()
-	doc, err := pdfobj.Open(headerFixed(data), pdfobj.Options{MaxDecoded: opt.MaxContentBytes, Check: x.check})
+	doc, err := pdfobj.Open(headerFixed(data), pdfobj.Options{MaxDecoded: opt.MaxContentBytes, Memory: mem, Check: x.check})
 	if err != nil {
 		return nil, err
 	}
@@ -195,19 +211,29 @@ func extract(ctx context.Context, data []byte, from, to int, opt Options) (res *
 				res.Pages = res.Pages[:len(res.Pages)-1]
 			}
 			if len(res.Pages) == 0 {
+				if x.spent != nil {
+					return nil, fmt.Errorf("%w in page %d", x.spent, n)
+				}
 				return nil, fmt.Errorf("%w: page %d alone is over what one call reads (%d bytes of content)", ErrTooMuchWork, n, opt.MaxContentBytes)
 			}
-			if x.contentLeft < 0 {
+			var busy *pdfobj.PoolSpentError
+			switch {
+			case errors.As(x.spent, &busy):
+				res.Note = fmt.Sprintf("stopped in page %d: the memory this server holds for reading PDFs is in use by other calls; read on in a moment with pages=\"%d-\"", n, n)
+			case x.spent != nil:
+				res.Note = fmt.Sprintf("stopped in page %d: reading it needs over %s of memory, more than one call holds; later pages may read: pages=\"%d-\"", n, size(int(opt.MaxMemory)), n+1)
+			case x.contentLeft < 0:
 				res.Note = fmt.Sprintf("stopped in page %d: one call interprets at most %s of page content; read on with pages=\"%d-\"", n, size(int(opt.MaxContentBytes)), n)
-			} else {
+			default:
 				res.Note = fmt.Sprintf("stopped in page %d: one call returns at most %s of text; read on with pages=\"%d-\"", n, size(opt.MaxTextBytes), n)
 			}
-			if n == from && p.Text != "" {
+			if n == from && p.Text != "" && x.spent == nil && x.contentLeft >= 0 {
 				res.Note = fmt.Sprintf("page %d is longer than the %s of text one call returns and is cut", n, size(opt.MaxTextBytes))
 			}
 			break
 		}
 	}
+	x.work.Peak = mem.Peak()
 	res.work = x.work
 	return res, nil
 }

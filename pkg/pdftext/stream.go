@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/pdftext/internal/pdfobj"
 )
@@ -68,7 +69,16 @@ type work struct {
 	Stopped  int   // content streams stopped as hostile
 	Sections int   // cross-reference sections read
 	XrefLoop bool  // a /Prev chain came back to a section already read
+	Streams  int64 // content streams (pages', forms', appearances') opened
+	Evicted  int   // times the fonts and CMaps loaded were dropped for room
+	Peak     int64 // the most memory the budget held at once
 }
+
+// streamCost is what opening a content stream counts against the content
+// budget besides its bytes: its decoders are set up whether it holds
+// anything or not, so a page that draws an empty form a million times
+// costs what reading 32 GiB would, and stops.
+const streamCost = 1 << 10
 
 // interpret runs a page's or a form's content stream: a spent budget ends
 // the page (errBudget panics up to it), a hostile stream ends itself with
@@ -92,17 +102,16 @@ func (c *content) interpret(r io.Reader) {
 func (c *content) run(r io.Reader) error {
 	x := c.x
 	defer x.doc.Release(r)
-	lex := pdfobj.NewStreamLexer(&counting{r: r, left: &x.contentLeft})
-	lex.MaxString = maxStringBytes
+	lex := x.streamLexer(&counting{r: r, left: &x.contentLeft})
+	defer x.keepLexer(lex)
 	defer func() { x.work.Tokens += lex.Tokens }()
-	var cells int64
-	p := pdfobj.NewParser(lex, &cells, maxOperandCells)
+	// The operands' values are charged to the budget until their
+	// operator runs (each reset gives them back).
+	p := pdfobj.NewParser(lex, x.mem, maxOperandCells)
+	defer p.Reset()
 	stack := make([]pdfobj.Object, 0, 8)
 	stackBytes, waiting := 0, 0
-	for n := 0; ; n++ {
-		if n&1023 == 0 {
-			x.check()
-		}
+	for {
 		t := lex.Next()
 		switch t.Kind {
 		case pdfobj.EOF:
@@ -117,11 +126,13 @@ func (c *content) run(r io.Reader) error {
 				if !c.inlineImage(lex) {
 					return &hostile{fmt.Sprintf("an inline image of over %d entries, at byte %d of a content stream", maxWaiting, t.Off)}
 				}
-				stack, stackBytes, cells, waiting = stack[:0], 0, 0, 0
+				p.Reset()
+				stack, stackBytes, waiting = stack[:0], 0, 0
 				continue
 			default:
 				c.op(op, stack)
-				stack, stackBytes, cells, waiting = stack[:0], 0, 0, 0
+				p.Reset()
+				stack, stackBytes, waiting = stack[:0], 0, 0
 				continue
 			}
 		}
@@ -156,6 +167,16 @@ func (c *content) run(r io.Reader) error {
 	}
 }
 
+// why is an error's text without the prefixes the object layer gives its
+// errors, for a page's note.
+func why(err error) string {
+	s := err.Error()
+	for _, p := range []string{ErrMalformed.Error() + ": ", ErrTooMuchWork.Error() + ": "} {
+		s = strings.TrimPrefix(s, p)
+	}
+	return s
+}
+
 // reason says why the parser refused an operand, without the prefix the
 // object layer gives its errors.
 func reason(err error) string {
@@ -164,6 +185,41 @@ func reason(err error) string {
 	}
 	return fmt.Sprintf("arrays or dictionaries nested over %d deep", pdfobj.MaxDepth)
 }
+
+// openContent opens content stream s (a page's, a form's, an
+// appearance's), counting streamCost against the content budget; past
+// the budget it ends the page (errBudget).
+func (x *extractor) openContent(s *pdfobj.Stream) (io.Reader, error) {
+	x.work.Streams++
+	if x.contentLeft -= streamCost; x.contentLeft < 0 {
+		panic(errBudget)
+	}
+	return x.doc.StreamReader(s)
+}
+
+// streamLexer is a lexer of a content stream, through a kept buffer
+// (forms nest, so a few are kept), looking at the deadline per token.
+func (x *extractor) streamLexer(r io.Reader) *pdfobj.Lexer {
+	var buf []byte
+	if n := len(x.lexBufs); n > 0 {
+		buf, x.lexBufs = x.lexBufs[n-1], x.lexBufs[:n-1]
+	} else {
+		x.mem.Take(lexBuf)
+		buf = make([]byte, 0, lexBuf)
+	}
+	lex := pdfobj.NewStreamLexerBuf(r, buf)
+	lex.MaxString = maxStringBytes
+	lex.Check = x.check
+	return lex
+}
+
+// keepLexer keeps lex's buffer for the next stream.
+func (x *extractor) keepLexer(lex *pdfobj.Lexer) {
+	x.lexBufs = append(x.lexBufs, lex.Buffer())
+}
+
+// lexBuf is the size of a content lexer's buffer (pdfobj.NewStreamLexer's).
+const lexBuf = 4 << 10
 
 // inlineImage skips BI … ID data EI; false when the image's dictionary
 // runs on past any real one's size (a hostile stream).

@@ -32,8 +32,9 @@ const (
 
 // Runner is the call pipeline every tool call goes through, whatever the
 // transport: argument bounds and validation, identity, deadline, concurrency
-// bound, panic recovery, error shaping, result bounds, escaping of invisible
-// characters, token redaction and logging.
+// bound, panic recovery, error shaping, result bounds, marking of text the
+// web view hides, escaping of invisible characters, token redaction and
+// logging.
 type Runner struct {
 	Client ClientFunc
 	// Timeout is each call's deadline; 0 means none.
@@ -76,6 +77,9 @@ func (r *Runner) Call(ctx context.Context, d Def, raw any) *mcp.CallToolResult {
 			res = Error(msg)
 		}
 	}
+	// Text the forge's web view hides is marked in the markdown the
+	// result carries (hidden.go), before the escaping: the marks are text.
+	markHidden(d, res)
 	// Invisible characters are escaped in every string the result carries
 	// (forge text reaches error messages too), then the token is redacted,
 	// last, so nothing after it can reintroduce it.
@@ -157,6 +161,7 @@ func (r *Runner) call(ctx context.Context, d Def, raw any, client *forgejo.Clien
 		}
 	}()
 	res, err = d.Handler(r.withReach(ctx), client, args)
+	r.overran(ctx, d.Name)
 	switch {
 	case err != nil:
 		return Error(describe(ctx, d, client.Explain(err), r.Timeout))
@@ -169,6 +174,20 @@ func (r *Runner) call(ctx context.Context, d Def, raw any, client *forgejo.Clien
 		res.StructuredContent = nil
 	}
 	return res
+}
+
+// overrun is how long past its deadline a handler may return before the
+// Runner says so: its work is to stop at the deadline (a PDF's
+// extraction stops within milliseconds), and its concurrency slot stays
+// taken until it returns, so a handler that runs on holds a slot.
+const overrun = time.Second
+
+// overran logs a handler that returned well after its deadline.
+func (r *Runner) overran(ctx context.Context, name string) {
+	deadline, ok := ctx.Deadline()
+	if late := time.Since(deadline); ok && late > overrun && r.Logger != nil {
+		r.Logger.LogAttrs(ctx, slog.LevelWarn, "tool call ran on past its deadline", slog.String("tool", name), slog.Duration("late", late))
+	}
 }
 
 // checkArgSize returns why raw is too large for d, or "".

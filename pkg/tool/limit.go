@@ -19,7 +19,12 @@ const (
 )
 
 // Limits bound the tool calls running at once. A call past a bound is
-// refused at once with a busy isError naming the bound, never queued.
+// refused at once with a busy isError naming the bound, never queued. A
+// call's slot is given back when its handler returns, not at its
+// deadline: a handler's work is to stop by then (the Runner logs one that
+// returns over a second late), and until it has, the slot is taken, so
+// retrying a call that timed out cannot pile up work the limits do not
+// see.
 type Limits struct {
 	// PerServer bounds calls across all identities; 0 means none.
 	PerServer int

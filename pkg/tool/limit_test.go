@@ -2,6 +2,9 @@ package tool_test
 
 import (
 	"context"
+	"io"
+	"log/slog"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -122,4 +125,57 @@ func TestRunnerObserverOutcomes(t *testing.T) {
 	assert.True(t, r.Call(context.Background(), boom, nil).IsError)
 	assert.Equal(t, map[string]int{tool.OutcomeError: 2}, rec.outcomes)
 	assert.Empty(t, rec.busy)
+}
+
+// TestSlotHeldUntilWorkStops (security issue 26, item 2): a call whose
+// handler is still working after the call's deadline keeps its slot until
+// the handler returns: the Runner answers only then, a call in the
+// meantime is refused as busy, and the overrun is logged. Before, a PDF's
+// extraction returned at its deadline and burned on unseen, so each retry
+// added a burner the limits did not count.
+func TestSlotHeldUntilWorkStops(t *testing.T) {
+	var logs strings.Builder
+	r := &tool.Runner{Timeout: 20 * time.Millisecond, Logger: slog.New(slog.NewTextHandler(&syncWriter{w: &logs}, nil))}
+	r.SetLimits(tool.Limits{PerServer: 1})
+	stopping, stopped := make(chan struct{}), make(chan struct{})
+	d := tool.Def{Name: "stubborn", Offline: true, Handler: func(ctx context.Context, _ *forgejo.Client, _ tool.Args) (*mcp.CallToolResult, error) {
+		<-ctx.Done()
+		close(stopping) // past the deadline, still working
+		<-stopped
+		return nil, ctx.Err()
+	}}
+	done := make(chan *mcp.CallToolResult, 1)
+	go func() { done <- r.Call(context.Background(), d, nil) }()
+	<-stopping
+	res := r.Call(context.Background(), d, nil)
+	require.True(t, res.IsError)
+	assert.Contains(t, text(t, res), "server busy: 1 tool calls are already running")
+	select {
+	case <-done:
+		t.Fatal("the call was answered while its handler was still working")
+	case <-time.After(1100 * time.Millisecond):
+	}
+	close(stopped)
+	first := <-done
+	require.True(t, first.IsError)
+	assert.Contains(t, text(t, first), "deadline")
+	assert.Contains(t, logs.String(), "tool call ran on past its deadline")
+	assert.Contains(t, logs.String(), "tool=stubborn")
+	// Its slot is free again.
+	res = r.Call(context.Background(), tool.Def{Name: "quick", Offline: true, Handler: func(context.Context, *forgejo.Client, tool.Args) (*mcp.CallToolResult, error) {
+		return tool.JSON(1)
+	}}, nil)
+	assert.False(t, res.IsError)
+}
+
+// syncWriter serialises writes to w.
+type syncWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (s *syncWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(p)
 }

@@ -252,6 +252,7 @@ type field struct {
 	asString bool // the ",string" option
 	depth    int
 	tagged   bool
+	md       string // its md tag: where the text is markdown (hidden.go)
 }
 
 func (g *schemaGen) object(t reflect.Type) (map[string]any, error) {
@@ -314,7 +315,7 @@ func collectFields(t reflect.Type, depth int, viaPointer bool, out *[]field) {
 		if !sf.IsExported() {
 			continue
 		}
-		f := field{name: name, typ: ft, depth: depth, tagged: name != ""}
+		f := field{name: name, typ: ft, depth: depth, tagged: name != "", md: sf.Tag.Get("md")}
 		if f.name == "" {
 			f.name = sf.Name
 		}

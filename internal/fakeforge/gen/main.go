@@ -1,11 +1,16 @@
 // Command gen regenerates internal/fakeforge/specs from the API
 // descriptions of the described forges (forgejo.Described): Forgejo's
 // development swagger.v1.json (a file from Forgejo's source tree), the ones
-// built Forgejo servers serve (13.0.5, and a 10.0.0 development build), and Gitea's (a file, or the live forge's
-// /swagger.v1.json), each amended where the real forges answer otherwise
-// (fakeforge.TrimSwagger, amend.go).
+// built Forgejo servers serve (13.0.5, 15.0.3, and a 10.0.0 development
+// build; all kept in internal/fakeforge/sources), and Gitea's (a file, or
+// the live forge's /swagger.v1.json), each amended where the real forges
+// answer otherwise (fakeforge.TrimSwagger, amend.go). Then it rebuilds the
+// route table's presence column, pkg/forgejo/compat_gen.go, from every
+// description in specs/ (fakeforge.RouteTable); -routes-only does only
+// that, from the specs already there (no forge needed: make routes).
 //
-//	go run ./internal/fakeforge/gen -forgejo ../shared/forgejo/swagger.v1.json -gitea http://127.0.0.1:3000/swagger.v1.json
+//	go run ./internal/fakeforge/gen -gitea http://127.0.0.1:3000/swagger.v1.json
+//	go run ./internal/fakeforge/gen -routes-only
 package main
 
 import (
@@ -20,28 +25,54 @@ import (
 	"time"
 
 	"codeberg.org/forgejo-mcp/forgejo-mcp/internal/fakeforge"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
 )
 
 func main() {
-	forgejoSrc := flag.String("forgejo", "../shared/forgejo/swagger.v1.json", "Forgejo's development swagger.v1.json (file or URL)")
+	const sources = "internal/fakeforge/sources/"
+	forgejoSrc := flag.String("forgejo", sources+"forgejo-17.0.0-dev.swagger.json", "Forgejo's development swagger.v1.json (file or URL)")
 	forgejoVersion := flag.String("forgejo-version", "17.0.0-dev+gitea-1.22.0",
 		"the version Forgejo mode reports (the file's own is a template placeholder)")
-	releasedSrc := flag.String("forgejo-release", "../shared/forgejo/swagger-13.0.5.json,internal/fakeforge/sources/forgejo-10.0.0-dev-456d05998231.swagger.json",
+	releasedSrc := flag.String("forgejo-release",
+		sources+"forgejo-13.0.5.swagger.json,"+sources+"forgejo-15.0.3.swagger.json,"+sources+"forgejo-10.0.0-dev-456d05998231.swagger.json",
 		"the swagger.v1.json that built Forgejo servers serve (files or URLs, comma-separated); each one's own version names its output")
 	giteaSrc := flag.String("gitea", os.Getenv("FORGEJO_TEST_URL")+"/swagger.v1.json", "Gitea's swagger.v1.json (file or URL)")
 	out := flag.String("out", "internal/fakeforge/specs", "output folder")
+	table := flag.String("table", fakeforge.RouteTableFile, "the generated route table (Go source)")
+	routesOnly := flag.Bool("routes-only", false, "only rebuild the route table from the specs in -out")
 	flag.Parse()
-	sources := []struct{ name, src, version string }{{"forgejo", *forgejoSrc, *forgejoVersion}}
-	for _, src := range strings.Split(*releasedSrc, ",") {
-		sources = append(sources, struct{ name, src, version string }{"forgejo-release", strings.TrimSpace(src), ""})
-	}
-	sources = append(sources, struct{ name, src, version string }{"gitea", *giteaSrc, ""})
-	for _, f := range sources {
-		if err := write(f.name, f.src, f.version, *out); err != nil {
-			fmt.Fprintln(os.Stderr, "gen:", err)
-			os.Exit(1)
+	if !*routesOnly {
+		srcs := []struct{ name, src, version string }{{"forgejo", *forgejoSrc, *forgejoVersion}}
+		for _, src := range strings.Split(*releasedSrc, ",") {
+			srcs = append(srcs, struct{ name, src, version string }{"forgejo-release", strings.TrimSpace(src), ""})
+		}
+		srcs = append(srcs, struct{ name, src, version string }{"gitea", *giteaSrc, ""})
+		for _, f := range srcs {
+			if f.name == "gitea" && (f.src == "" || f.src == "/swagger.v1.json") { // no FORGEJO_TEST_URL
+				fmt.Fprintln(os.Stderr, "gen: no live forge (FORGEJO_TEST_URL) and no -gitea: gitea.json kept as it is")
+				continue
+			}
+			if err := write(f.name, f.src, f.version, *out); err != nil {
+				fail(err)
+			}
 		}
 	}
+	specs, err := fakeforge.ReadSpecs(*out)
+	if err != nil {
+		fail(err)
+	}
+	src, err := fakeforge.RouteTable(specs, forgejo.Routes())
+	if err != nil {
+		fail(err)
+	}
+	if err := os.WriteFile(*table, src, 0o644); err != nil {
+		fail(err)
+	}
+}
+
+func fail(err error) {
+	fmt.Fprintln(os.Stderr, "gen:", err)
+	os.Exit(1)
 }
 
 func write(name, src, version, dir string) error {

@@ -263,15 +263,3 @@ func (c *crypt) decrypt(ref Ref, m method, data []byte) []byte {
 }
 
 func (c *crypt) decryptString(ref Ref, s []byte) []byte { return c.decrypt(ref, c.str, s) }
-
-func (c *crypt) decryptStream(s *Stream, raw []byte) []byte {
-	m := c.stm
-	// A stream with its own /Crypt filter of /Identity stays as it is.
-	if f, ok := s.Dict["Filter"].(Array); ok && len(f) > 0 && f[0] == Name("Crypt") {
-		m = none
-	}
-	if m == none {
-		return raw
-	}
-	return c.decrypt(s.Ref, m, raw)
-}

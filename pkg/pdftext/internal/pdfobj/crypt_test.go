@@ -2,7 +2,10 @@ package pdfobj
 
 import (
 	"bytes"
+	"io"
+	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -90,10 +93,43 @@ func TestDecryptEdges(t *testing.T) {
 	assert.Nil(t, c.decryptString(ref, make([]byte, 16)), "an IV alone is no data")
 	// A stream with an Identity crypt filter is left as it is.
 	s := &Stream{Dict: Dict{"Filter": Array{Name("Crypt")}}, Ref: ref}
-	assert.Equal(t, []byte("plain"), c.decryptStream(s, []byte("plain")))
+	got, err := io.ReadAll(c.streamReader(s, strings.NewReader("plain"), nil, &decoded{}))
+	require.NoError(t, err)
+	assert.Equal(t, []byte("plain"), got)
 	// RC4 is its own inverse: a string encrypted with an object's key
 	// decrypts back.
 	rc := &crypt{key: []byte("0123456789abcdef"), stm: useRC4, str: useRC4}
 	enc := rc4x(rc.objectKey(ref, useRC4), []byte("round trip"))
 	assert.Equal(t, []byte("round trip"), rc.decryptString(ref, enc))
+}
+
+// TestStreamDecryption: a stream decrypted as it is read, through reads
+// of any size, is what decrypting its bytes at once gives (AES: the IV,
+// whole blocks, the padding off the last one, a cut last block dropped;
+// RC4), for every length around the block size and the reader's buffer.
+func TestStreamDecryption(t *testing.T) {
+	ref := Ref{7, 0}
+	for _, m := range []method{useAES, useAES256, useRC4} {
+		key := bytes.Repeat([]byte{9}, 16)
+		if m == useAES256 {
+			key = bytes.Repeat([]byte{9}, 32)
+		}
+		c := &crypt{key: key, stm: m, str: m}
+		for _, n := range []int{0, 1, 15, 16, 17, 31, 32, 33, 47, 48, 64, 4095, 4096, 4097, 4111, 4112, 4113, 10000} {
+			raw := make([]byte, n)
+			for i := range raw {
+				raw[i] = byte(i*31 + n)
+			}
+			if n >= 32 && n%16 == 0 {
+				raw[n-1] = byte(n % 17) // a padding byte, valid or not
+			}
+			want := c.decrypt(ref, m, append([]byte(nil), raw...))
+			for _, r := range []func(io.Reader) io.Reader{func(r io.Reader) io.Reader { return r }, iotest.OneByteReader, iotest.HalfReader} {
+				got, err := io.ReadAll(r(c.streamReader(&Stream{Dict: Dict{}, Ref: ref}, r(bytes.NewReader(raw)), nil, &decoded{})))
+				require.NoError(t, err)
+				require.Equal(t, len(want), len(got), "method %d, %d bytes", m, n)
+				require.True(t, bytes.Equal(want, got), "method %d, %d bytes", m, n)
+			}
+		}
+	}
 }

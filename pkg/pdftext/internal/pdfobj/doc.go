@@ -4,19 +4,32 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 )
 
 // Options bound one document.
 type Options struct {
-	// MaxCells bounds the values built from the file's objects (arrays'
-	// and dictionaries' elements), cached or not.
-	MaxCells int64
+	// Memory is charged for everything the document holds by the file's
+	// say: the cross-reference entries, the objects read (cached), the
+	// bytes of streams decoded whole, decoders' state. Nil is a budget of
+	// DefaultMemory.
+	Memory *Budget
 	// MaxDecoded bounds the bytes decoded from object streams.
 	MaxDecoded int64
-	// Check is called now and then; it panics to stop the work (a
-	// deadline). It may be nil.
+	// Check is called in every loop whose length the file decides (at
+	// least once per 64 KiB of input, per object, per token); it panics to
+	// stop the work (a deadline), so it must be cheap. It may be nil.
 	Check func()
 }
+
+// DefaultMemory is the memory budget of a document opened without one.
+const DefaultMemory = 16 << 20
+
+// Fixed costs charged to the budget, in bytes.
+const (
+	costXref  = 24 // a cross-reference entry
+	costCache = 48 // an object in the cache (the map's entry)
+)
 
 // Doc is an open PDF file.
 type Doc struct {
@@ -26,25 +39,38 @@ type Doc struct {
 	Trailer    Dict
 	cache      map[int]Object
 	busy       map[int]bool // objects being resolved: a cycle ends at them
-	cells      int64
-	maxCells   int64
+	mem        *Budget
+	held       int64 // what the cache and the trailer hold, charged to mem
 	decoded    int64 // object stream bytes decoded so far
 	opt        Options
 	crypt      *crypt
-	stms       map[int]bool // object streams already indexed
-	sections   int          // cross-reference sections read
-	xrefLoop   bool         // a section chain came back to one already read
-	frees      []int        // the free entries of the table being read
-	rebuilt    bool         // the cross-reference data was rebuilt by a scan
-	idle       []*inflater  // Flate decoders kept for the next stream
+	objstms    map[int]*objStm // object streams indexed (nil: not one)
+	stmKept    []*objStm       // those whose decoded bytes are kept, oldest first
+	sections   int             // cross-reference sections read
+	xrefLoop   bool            // a section chain came back to one already read
+	frees      []int           // the free entries of the table being read
+	rebuilt    bool            // the cross-reference data was rebuilt by a scan
+	idle       []*inflater     // Flate decoders kept for the next stream
+	rows       [][]byte        // predictor row buffers kept likewise
+	ends       []int64         // where each "endstream" is, once a /Length proved wrong
 }
 
 // Open reads the cross-reference information of data (rebuilding it by a
 // scan when it is damaged), and prepares decryption with the empty user
-// password when the file is encrypted.
-func Open(data []byte, opt Options) (*Doc, error) {
-	if opt.MaxCells <= 0 {
-		opt.MaxCells = 4 << 20
+// password when the file is encrypted. A budget spent on the way is an
+// ErrLimit error; a Check that panics (a deadline) panics through.
+func Open(data []byte, opt Options) (doc *Doc, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			if s, ok := r.(Stop); ok {
+				doc, err = nil, s.Err
+				return
+			}
+			panic(r)
+		}
+	}()
+	if opt.Memory == nil {
+		opt.Memory = NewBudget(DefaultMemory)
 	}
 	if opt.MaxDecoded <= 0 {
 		opt.MaxDecoded = 32 << 20
@@ -55,11 +81,11 @@ func Open(data []byte, opt Options) (*Doc, error) {
 		Trailer:    Dict{},
 		cache:      map[int]Object{},
 		busy:       map[int]bool{},
-		maxCells:   opt.MaxCells,
+		mem:        opt.Memory,
 		opt:        opt,
-		stms:       map[int]bool{},
+		objstms:    map[int]*objStm{},
 	}
-	err := d.readXref()
+	err = d.readXref()
 	if err == nil && d.Trailer["Root"] == nil {
 		err = fmt.Errorf("%w: its trailer names no catalog", ErrMalformed)
 	}
@@ -99,9 +125,44 @@ func (d *Doc) prepareCrypt() error {
 		return err
 	}
 	d.crypt = c
-	d.cache, d.stms = map[int]Object{}, map[int]bool{}
+	d.forget()
 	return nil
 }
+
+// forget drops the objects read so far (they were read still encrypted,
+// or from cross-reference data a rebuild replaces), giving back what they
+// were charged.
+func (d *Doc) forget() {
+	for _, st := range d.objstms {
+		if st != nil {
+			d.mem.Give(st.cost)
+		}
+	}
+	for _, st := range d.stmKept {
+		d.Free(st.data)
+		st.data = nil
+	}
+	d.cache, d.objstms, d.stmKept = map[int]Object{}, map[int]*objStm{}, nil
+	d.mem.Give(d.held)
+	d.held = 0
+}
+
+// parser reads objects from the file at off, charging the values it
+// builds to what the document holds.
+func (d *Doc) parser(data []byte, off int64) *Parser {
+	return &Parser{Lex: d.lexer(data, off), Refs: true, mem: d.mem}
+}
+
+// lexer reads tokens from data at off, looking at the deadline as it goes.
+func (d *Doc) lexer(data []byte, off int64) *Lexer {
+	l := NewLexer(data, off)
+	l.Check = d.opt.Check
+	return l
+}
+
+// keep records that the document holds what p built (cached objects,
+// trailers), to be given back when the objects are forgotten.
+func (d *Doc) keep(p *Parser) { d.held += p.Spent }
 
 func (d *Doc) check() {
 	if d.opt.Check != nil {
@@ -160,15 +221,23 @@ func (d *Doc) resolveNum(num int) (Object, error) {
 	if err != nil {
 		return nil, err
 	}
-	d.cache[num] = o
+	d.cacheObject(num, o)
 	return o, nil
+}
+
+// cacheObject keeps o as object num, charging the cache's entry.
+func (d *Doc) cacheObject(num int, o Object) {
+	d.mem.Take(costCache)
+	d.held += costCache
+	d.cache[num] = o
 }
 
 // objectAt parses "N G obj <object> [stream]" at off. want, when set, is
 // the object expected there; decrypt says whether its strings are
 // encrypted (not in a cross-reference stream).
 func (d *Doc) objectAt(off int64, want Ref, decrypt bool) (Object, Ref, error) {
-	l := NewLexer(d.data, off)
+	p := d.parser(d.data, off)
+	l := p.Lex
 	n, g, kw := l.Next(), l.Next(), l.Next()
 	if n.Kind != Int || g.Kind != Int || kw.Kind != Keyword || string(kw.Bytes) != "obj" {
 		return nil, Ref{}, fmt.Errorf("%w: no object at offset %d", ErrMalformed, off)
@@ -177,14 +246,15 @@ func (d *Doc) objectAt(off int64, want Ref, decrypt bool) (Object, Ref, error) {
 	if want.Num != 0 && ref.Num != want.Num {
 		return nil, Ref{}, fmt.Errorf("%w: object %d is not at its offset", ErrMalformed, want.Num)
 	}
-	p := &Parser{Lex: l, Refs: true, cells: &d.cells, max: d.maxCells}
 	if decrypt && d.crypt != nil {
 		p.decrypt = func(b []byte) []byte { return d.crypt.decryptString(ref, b) }
 	}
 	o, err := p.Object()
 	if err != nil {
+		p.Reset()
 		return nil, ref, err
 	}
+	d.keep(p)
 	dict, isDict := o.(Dict)
 	if !isDict {
 		return o, ref, nil
@@ -213,7 +283,7 @@ func (d *Doc) objectAt(off int64, want Ref, decrypt bool) (Object, Ref, error) {
 		}
 	}
 	if length < 0 || start+length > int64(len(d.data)) || !endsStream(d.data[start+length:]) {
-		length = findEnd(d.data[start:])
+		length = d.streamEnd(start)
 	}
 	return &Stream{Dict: dict, Ref: ref, Off: start, Len: length}, ref, nil
 }
@@ -224,90 +294,34 @@ func endsStream(b []byte) bool {
 	return bytes.HasPrefix(b, []byte("endstream"))
 }
 
-// findEnd is a stream's length found by looking for "endstream", less
-// the end of line before it.
-func findEnd(b []byte) int64 {
-	i := bytes.Index(b, []byte("endstream"))
-	if i < 0 {
-		return int64(len(b))
+// streamEnd is a stream's length found by looking for "endstream" after
+// its start, less the end of line before it; without one, the rest of the
+// file. Where every "endstream" is, is found once, on first need, so a
+// file of many streams whose /Length is wrong costs one scan of it, not
+// one per stream.
+func (d *Doc) streamEnd(start int64) int64 {
+	if d.ends == nil {
+		d.ends = []int64{}
+		for i := 0; ; {
+			d.check()
+			j := bytes.Index(d.data[i:], []byte("endstream"))
+			if j < 0 {
+				break
+			}
+			d.ends = grow(d.mem, d.ends, int64(i+j), 8)
+			i += j + len("endstream")
+		}
 	}
-	if i > 0 && b[i-1] == '\n' {
+	k, _ := slices.BinarySearch(d.ends, start)
+	if k == len(d.ends) {
+		return int64(len(d.data)) - start
+	}
+	i := d.ends[k]
+	if i > start && d.data[i-1] == '\n' {
 		i--
 	}
-	if i > 0 && b[i-1] == '\r' {
+	if i > start && d.data[i-1] == '\r' {
 		i--
 	}
-	return int64(i)
-}
-
-// fromObjStm reads object num from the object stream e names, indexing
-// (and caching) every object of that stream on first use.
-func (d *Doc) fromObjStm(num int, e entry) (Object, error) {
-	stm := int(e.stm)
-	if !d.stms[stm] {
-		o, err := d.resolveNum(stm)
-		if err != nil {
-			return nil, err
-		}
-		s, ok := o.(*Stream)
-		if !ok {
-			return nil, nil
-		}
-		if err := d.indexObjStm(stm, s); err != nil {
-			return nil, err
-		}
-	}
-	return d.cache[num], nil
-}
-
-// indexObjStm parses every object of object stream s (number stm) into
-// the cache, where the cross-reference data says the object lives there.
-func (d *Doc) indexObjStm(stm int, s *Stream) error {
-	d.stms[stm] = true
-	n, _ := s.Dict["N"].(int64)
-	first, _ := s.Dict["First"].(int64)
-	if n <= 0 || first <= 0 {
-		return nil
-	}
-	data, err := d.streamBytes(s, d.opt.MaxDecoded-d.decoded)
-	d.decoded += int64(len(data))
-	if errors.Is(err, ErrLimit) {
-		return err
-	}
-	if first > int64(len(data)) {
-		return nil
-	}
-	hl := NewLexer(data[:first], 0)
-	for i := int64(0); i < n; i++ {
-		a, b := hl.Next(), hl.Next()
-		if a.Kind != Int || b.Kind != Int {
-			break
-		}
-		num := int(a.Int)
-		if num <= 0 || num >= len(d.xref) {
-			continue
-		}
-		if e := d.xref[num]; e.kind == inFile || e.kind == freed || e.kind == inStream && int(e.stm) != stm {
-			continue // a newer version lives elsewhere, or none does
-		}
-		if _, ok := d.cache[num]; ok {
-			continue
-		}
-		if d.xref[num].kind == unknown {
-			d.xref[num] = entry{kind: inStream, stm: int32(stm), idx: int32(i)}
-		}
-		off := first + b.Int
-		if off < first || off >= int64(len(data)) {
-			continue
-		}
-		p := &Parser{Lex: NewLexer(data, off), Refs: true, cells: &d.cells, max: d.maxCells}
-		o, err := p.Object()
-		if errors.Is(err, ErrLimit) {
-			return err
-		}
-		if err == nil {
-			d.cache[num] = o
-		}
-	}
-	return nil
+	return i - start
 }

@@ -144,8 +144,15 @@ func TestFilterEdges(t *testing.T) {
 		{"an image filter", Dict{"Filter": Name("DCTDecode")}, ErrImage, "DCTDecode"},
 		{"JBIG2 in a chain", Dict{"Filter": Array{Name("FlateDecode"), Name("JBIG2Decode")}}, ErrImage, "JBIG2Decode"},
 		{"an unknown filter", Dict{"Filter": Name("Rot13Decode")}, ErrMalformed, `unknown filter "Rot13Decode"`},
-		{"absurd predictor columns", Dict{"Filter": Name("FlateDecode"), "DecodeParms": preds(12, 1, 8, 1<<30)}, ErrMalformed, "predictor parameters"},
+		{"absurd predictor columns", Dict{"Filter": Name("FlateDecode"), "DecodeParms": preds(12, 1, 8, 1<<30)}, ErrLimit, "predictor rows of 1073741824 bytes"},
 		{"absurd predictor colours", Dict{"Filter": Name("FlateDecode"), "DecodeParms": preds(12, 99, 8, 4)}, ErrMalformed, "predictor parameters"},
+		{"predictor components of 3 bits", Dict{"Filter": Name("FlateDecode"), "DecodeParms": preds(12, 1, 3, 4)}, ErrMalformed, "predictor parameters"},
+		// Issue 26: what PDF 32000-2 allows is a 64 MiB row, allocated
+		// twice before a byte was read.
+		{"predictor rows of 64 MiB", Dict{"Filter": Name("FlateDecode"), "DecodeParms": preds(12, 32, 16, 1<<20)}, ErrLimit,
+			"predictor rows of 67108864 bytes (32 colours of 16 bits, 1048576 columns), over the 65536 bytes this reader decodes"},
+		{"five filters", Dict{"Filter": Array{Name("AHx"), Name("AHx"), Name("AHx"), Name("AHx"), Name("AHx")}}, ErrLimit,
+			"a stream through 5 filters, over the 4 this reader decodes"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := decode(t, zlibOf([]byte("x")), tc.dict)
@@ -153,6 +160,21 @@ func TestFilterEdges(t *testing.T) {
 			assert.Contains(t, err.Error(), tc.substr)
 		})
 	}
+	t.Run("rows of 64 KiB: decoded", func(t *testing.T) {
+		got, err := decode(t, zlibOf(append([]byte{2}, "row"...)), Dict{"Filter": Name("FlateDecode"), "DecodeParms": preds(12, 1, 8, 64<<10)})
+		require.NoError(t, err)
+		assert.Equal(t, "row", string(got))
+	})
+	t.Run("four filters: decoded", func(t *testing.T) {
+		data := []byte("deep")
+		for range 4 {
+			data = []byte(hex.EncodeToString(data))
+		}
+		got, err := decode(t, data,
+			Dict{"Filter": Array{Name("AHx"), Name("AHx"), Name("AHx"), Name("AHx")}})
+		require.NoError(t, err)
+		assert.Equal(t, "deep", string(got))
+	})
 	t.Run("TIFF predictor on 16-bit samples: left as is", func(t *testing.T) {
 		got, err := decode(t, zlibOf([]byte("abcd")), Dict{"Filter": Name("FlateDecode"), "DecodeParms": preds(2, 1, 16, 2)})
 		require.NoError(t, err)

@@ -12,11 +12,18 @@ import (
 // 45 KB (its 32 KiB window, its tables, its buffer), which for the small
 // content streams of most pages is more than their text, and a 10 MiB
 // PDF's 118 pages made 3.8 MB of garbage of them. A reader from
-// StreamReader holds its decoders until Release gives them back.
+// StreamReader holds its decoders until Release gives them back. So do
+// predictor rows. Kept decoders stay charged to the budget: the document
+// holds them.
 
-// maxIdle bounds the decoders kept: streams are read one at a time, or a
-// few nested (a form inside a page, a font's CMap while a page is read).
-const maxIdle = 4
+// maxIdle bounds the decoders (and row buffers) kept: streams are read
+// one at a time, or nested (forms inside forms, twelve deep at most, a
+// font's CMap while a page is read), and a page may draw nested forms
+// again and again.
+const maxIdle = 16
+
+// costInflater is what one kept Flate decoder holds.
+const costInflater = 48 << 10
 
 // inflater is one kept decoder: the buffer it reads through, and its zlib
 // and raw deflate readers, each made on first use and then reset.
@@ -26,11 +33,19 @@ type inflater struct {
 	f  io.ReadCloser
 }
 
-// decoded is the reader StreamReader returns: the filters' output and the
-// decoders it holds.
+// decoded is the reader StreamReader returns: the filters' output, the
+// decoders and row buffers it holds, and what it was charged besides.
 type decoded struct {
 	io.Reader
-	held []*inflater
+	held    []*inflater
+	rows    [][]byte
+	charged int64
+}
+
+// take charges n bytes to mem for what this reader holds until released.
+func (dec *decoded) take(mem *Budget, n int64) {
+	mem.Take(n)
+	dec.charged += n
 }
 
 // inflate decodes zlib data, or raw deflate data when the zlib header is
@@ -42,6 +57,7 @@ func (d *Doc) inflate(r io.Reader, dec *decoded) io.Reader {
 		in, d.idle = d.idle[n-1], d.idle[:n-1]
 		in.br.Reset(r)
 	} else {
+		d.mem.Take(costInflater)
 		in = &inflater{br: bufio.NewReader(r)}
 	}
 	dec.held = append(dec.held, in)
@@ -64,8 +80,27 @@ func (d *Doc) inflate(r io.Reader, dec *decoded) io.Reader {
 	return &tolerant{r: in.f}
 }
 
-// Release gives back the decoders a reader from StreamReader holds, for
-// the next stream; the reader reads nothing more.
+// rowBuf is a zeroed buffer of n bytes for a predictor's rows: a kept one
+// when one is large enough, else a new one, charged.
+func (d *Doc) rowBuf(n int, dec *decoded) []byte {
+	for i, b := range d.rows {
+		if cap(b) >= n {
+			d.rows = append(d.rows[:i], d.rows[i+1:]...)
+			b = b[:n]
+			clear(b)
+			dec.rows = append(dec.rows, b)
+			return b
+		}
+	}
+	d.mem.Take(int64(n))
+	b := make([]byte, n)
+	dec.rows = append(dec.rows, b)
+	return b
+}
+
+// Release gives back the decoders and row buffers a reader from
+// StreamReader holds, for the next stream (or to the budget, past what is
+// kept); the reader reads nothing more.
 func (d *Doc) Release(r io.Reader) {
 	dec, ok := r.(*decoded)
 	if !ok {
@@ -75,8 +110,18 @@ func (d *Doc) Release(r io.Reader) {
 		if len(d.idle) < maxIdle {
 			in.br.Reset(nil)
 			d.idle = append(d.idle, in)
+		} else {
+			d.mem.Give(costInflater)
 		}
 	}
-	dec.held = nil
+	for _, b := range dec.rows {
+		if len(d.rows) < maxIdle {
+			d.rows = append(d.rows, b)
+		} else {
+			d.mem.Give(int64(cap(b)))
+		}
+	}
+	d.mem.Give(dec.charged)
+	dec.held, dec.rows, dec.charged = nil, nil, 0
 	dec.Reader = bytes.NewReader(nil)
 }

@@ -21,7 +21,23 @@ type Lexer struct {
 	// Tokens counts the tokens read, so a caller can bound (and a test
 	// observe) the work a stream costs without timing it.
 	Tokens int64
-	tmp    []byte
+	// Check, when set, is called for each token and every 64 KiB within
+	// one (a comment or a string may run for megabytes): it panics to
+	// stop the work at a deadline.
+	Check func()
+	tmp   []byte
+}
+
+// checkEvery is how many bytes one token may run before the deadline is
+// looked at again.
+const checkEvery = 64 << 10
+
+// long is called as a token runs on, at every byte of a slice lexer's
+// input (a stream lexer looks at the deadline at each refill).
+func (l *Lexer) long() {
+	if l.pos&(checkEvery-1) == 0 && l.Check != nil {
+		l.Check()
+	}
 }
 
 // Kind is what a token is.
@@ -65,8 +81,18 @@ func NewLexer(data []byte, off int64) *Lexer {
 // the many small content streams of a document cost little, large enough
 // that a big one costs few reads.
 func NewStreamLexer(r io.Reader) *Lexer {
-	return &Lexer{src: r, buf: make([]byte, 0, 4<<10)}
+	return NewStreamLexerBuf(r, make([]byte, 0, 4<<10))
 }
+
+// NewStreamLexerBuf reads from r through buf (its capacity, at least
+// 16 bytes), so a caller reading many streams reuses one buffer.
+func NewStreamLexerBuf(r io.Reader, buf []byte) *Lexer {
+	return &Lexer{src: r, buf: buf[:0]}
+}
+
+// Buffer is the lexer's buffer, for the next NewStreamLexerBuf once the
+// lexer is done with.
+func (l *Lexer) Buffer() []byte { return l.buf[:0] }
 
 // Offset is the position of the next byte in the input.
 func (l *Lexer) Offset() int64 { return l.base + int64(l.pos) }
@@ -81,6 +107,9 @@ func (l *Lexer) ensure(n int) bool {
 	for len(l.buf)-l.pos < n {
 		if l.eof {
 			return false
+		}
+		if l.Check != nil {
+			l.Check()
 		}
 		rest := copy(l.buf[:cap(l.buf)], l.buf[l.pos:])
 		l.base += int64(l.pos)
@@ -105,6 +134,7 @@ func (l *Lexer) next() (byte, bool) {
 	c, ok := l.peek()
 	if ok {
 		l.pos++
+		l.long()
 	}
 	return c, ok
 }
@@ -142,6 +172,7 @@ func (l *Lexer) skipSpace() {
 			l.pos++
 			for l.pos < len(l.buf) && IsSpace(l.buf[l.pos]) {
 				l.pos++
+				l.long()
 			}
 		case c == '%':
 			for {
@@ -150,6 +181,7 @@ func (l *Lexer) skipSpace() {
 					break
 				}
 				l.pos++
+				l.long()
 			}
 		default:
 			return
@@ -160,6 +192,9 @@ func (l *Lexer) skipSpace() {
 // Next reads the next token.
 func (l *Lexer) Next() Token {
 	l.Tokens++
+	if l.Check != nil {
+		l.Check()
+	}
 	l.skipSpace()
 	t := Token{Off: l.Offset()}
 	c, ok := l.next()
@@ -274,6 +309,7 @@ func (l *Lexer) regular() []byte {
 		start := l.pos
 		for l.pos < len(l.buf) && !IsSpace(l.buf[l.pos]) && !IsDelim(l.buf[l.pos]) {
 			l.pos++
+			l.long()
 		}
 		if n := min(l.pos-start, l.max()-len(l.tmp)); n > 0 {
 			l.tmp = append(l.tmp, l.buf[start:start+n]...)

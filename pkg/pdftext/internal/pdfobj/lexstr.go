@@ -24,6 +24,7 @@ func (l *Lexer) name() []byte {
 			return l.tmp
 		}
 		l.pos++
+		l.long()
 		if c == '#' {
 			if d := l.twoHex(); d >= 0 {
 				c = byte(d)

@@ -9,6 +9,7 @@ package pdfobj
 import (
 	"errors"
 	"fmt"
+	"slices"
 )
 
 // Object is a PDF object: nil (null), bool, int64, float64, Name, String,
@@ -53,38 +54,54 @@ const (
 	MaxElements = 1 << 20 // elements of one array or dictionary
 )
 
-// Parser turns tokens into objects, within the limits above; cells counts
-// the elements it has built, for a document-wide budget.
+// Parser turns tokens into objects, within the limits above. Every value
+// it builds is charged to its budget (mem) by its bytes before it is made;
+// Spent says how much, so a caller whose values are transient (a content
+// stream's operands) gives it back with Reset. maxValues, when set, also
+// bounds how many values it builds between resets.
 type Parser struct {
-	Lex   *Lexer
-	cells *int64
-	max   int64
+	Lex *Lexer
+	mem *Budget
+	// Spent is what the values built since the last Reset were charged.
+	Spent     int64
+	values    int64
+	maxValues int64
 	// decrypt, when set, decrypts each string of the object being read.
 	decrypt func(s []byte) []byte
-	peeked  *Token
+	peeked  Token // a token read ahead, when peek is set (by value: a
+	peek    bool  // pointer made every number of an array a heap object)
 	// Refs reads "N G R" as a reference (in a file; never in content).
 	Refs bool
 }
 
 func (p *Parser) next() Token {
-	if p.peeked != nil {
-		t := *p.peeked
-		p.peeked = nil
-		return t
+	if p.peek {
+		p.peek = false
+		return p.peeked
 	}
 	return p.Lex.Next()
 }
 
-// count adds n values to the budget, failing with ErrLimit past it.
-func (p *Parser) count(n int64) error {
-	if p.cells == nil {
-		return nil
-	}
-	*p.cells += n
-	if *p.cells > p.max {
-		return fmt.Errorf("%w: over %d values in its objects", ErrLimit, p.max)
+// charge takes n bytes from the budget for a value about to be built.
+func (p *Parser) charge(n int64) {
+	p.mem.Take(n)
+	p.Spent += n
+}
+
+// count adds a value to the count, failing with ErrLimit past maxValues.
+func (p *Parser) count() error {
+	p.values++
+	if p.maxValues > 0 && p.values > p.maxValues {
+		return fmt.Errorf("%w: over %d values in its objects", ErrLimit, p.maxValues)
 	}
 	return nil
+}
+
+// Reset gives back what the values built so far were charged (they are
+// no longer held) and restarts the count.
+func (p *Parser) Reset() {
+	p.mem.Give(p.Spent)
+	p.Spent, p.values = 0, 0
 }
 
 // Object reads one object.
@@ -95,10 +112,10 @@ func (p *Parser) Object() (Object, error) {
 // keyword is what a non-value token reads as in an object position.
 type keyword string
 
-// NewParser parses from l; cells (may be nil) counts the values built
-// against max.
-func NewParser(l *Lexer, cells *int64, max int64) *Parser {
-	return &Parser{Lex: l, cells: cells, max: max}
+// NewParser parses from l, charging mem (may be nil) for the values it
+// builds, at most maxValues of them (0: no bound) between resets.
+func NewParser(l *Lexer, mem *Budget, maxValues int64) *Parser {
+	return &Parser{Lex: l, mem: mem, maxValues: maxValues}
 }
 
 // Value reads the object that starts with t (already read), for callers
@@ -116,8 +133,10 @@ func (p *Parser) object(t Token, depth int) (Object, error) {
 	case EOF:
 		return nil, fmt.Errorf("%w: the file ends inside an object", ErrMalformed)
 	case Real:
+		p.charge(costBoxed)
 		return t.Real, nil
 	case Int:
+		p.charge(costBoxed)
 		if !p.Refs {
 			return t.Int, nil
 		}
@@ -129,21 +148,21 @@ func (p *Parser) object(t Token, depth int) (Object, error) {
 				if t.Int < 0 || t.Int > 1<<31 || t2.Int < 0 || t2.Int > 65535 {
 					return nil, nil
 				}
+				p.charge(2 * costBoxed)
 				return Ref{int(t.Int), int(t2.Int)}, nil
 			}
 			// Not a reference: unread t2 and t3 by parsing them later.
 			p.pushBack2(t2, t3)
 			return t.Int, nil
 		}
-		p.peeked = &t2
+		p.peeked, p.peek = t2, true
 		return t.Int, nil
 	case NameTok:
+		p.charge(costString + int64(len(t.Bytes)))
 		return Name(t.Bytes), nil
 	case StringTok:
 		b := t.Bytes
-		if err := p.count(int64(len(b) / 32)); err != nil {
-			return nil, err
-		}
+		p.charge(costString + int64(len(b)))
 		if p.decrypt != nil {
 			b = p.decrypt(append([]byte(nil), b...))
 		}
@@ -159,6 +178,7 @@ func (p *Parser) object(t Token, depth int) (Object, error) {
 		}
 		return keyword(t.Bytes), nil
 	case ArrayOpen:
+		p.charge(3 * costBoxed)
 		var a Array
 		for {
 			t := p.next()
@@ -173,10 +193,16 @@ func (p *Parser) object(t Token, depth int) (Object, error) {
 				return nil, err
 			}
 			if ok {
+				if len(a) == cap(a) {
+					// Doubled (charged as costElement a value): append
+					// grows a long array a quarter at a time.
+					a = slices.Grow(a, max(len(a), 8))
+				}
 				a = append(a, v)
 			}
 		}
 	case DictOpen:
+		p.charge(costEntry)
 		d := Dict{}
 		for {
 			t := p.next()
@@ -192,6 +218,10 @@ func (p *Parser) object(t Token, depth int) (Object, error) {
 				}
 				continue
 			}
+			if len(d) == 0 {
+				p.charge(costGroup) // a map's first group of eight slots
+			}
+			p.charge(costEntry - costElement + int64(len(t.Bytes)))
 			k := Name(t.Bytes)
 			v, ok, err := p.element(p.next(), depth, len(d), "a dictionary")
 			if err != nil {
@@ -209,8 +239,13 @@ func (p *Parser) object(t Token, depth int) (Object, error) {
 
 // element reads the element of an array or dictionary (holding n) that
 // starts with t: not ok for a bare keyword, which is skipped; ErrLimit
-// past the cell budget or MaxElements.
+// past the value count or MaxElements. Its room in the array (or
+// dictionary) is charged before the value is read.
 func (p *Parser) element(t Token, depth, n int, what string) (v Object, ok bool, err error) {
+	if n >= MaxElements {
+		return nil, false, fmt.Errorf("%w: %s of over %d elements", ErrLimit, what, MaxElements)
+	}
+	p.charge(costElement)
 	v, err = p.object(t, depth+1)
 	if err != nil {
 		return nil, false, err
@@ -218,11 +253,8 @@ func (p *Parser) element(t Token, depth, n int, what string) (v Object, ok bool,
 	if _, isKeyword := v.(keyword); isKeyword {
 		return nil, false, nil
 	}
-	if err := p.count(1); err != nil {
+	if err := p.count(); err != nil {
 		return nil, false, err
-	}
-	if n >= MaxElements {
-		return nil, false, fmt.Errorf("%w: %s of over %d elements", ErrLimit, what, MaxElements)
 	}
 	return v, true, nil
 }
@@ -232,7 +264,7 @@ func (p *Parser) element(t Token, depth, n int, what string) (v Object, ok bool,
 func (p *Parser) pushBack2(a, b Token) {
 	// Only one token of look-ahead is stored; the other is re-lexed by
 	// rewinding a slice lexer, which is all that reads references.
-	p.peeked = &a
+	p.peeked, p.peek = a, true
 	if p.Lex.src == nil && b.Kind != EOF {
 		p.Lex.pos = int(b.Off - p.Lex.base)
 	}

@@ -61,19 +61,47 @@ func TestParserLimits(t *testing.T) {
 	_, err = parse("", true)
 	require.ErrorIs(t, err, ErrMalformed)
 
-	// The cell budget counts values across objects, strings by 32 bytes.
-	var cells int64
-	p := NewParser(NewLexer([]byte("[1 2 3] [4 5]"), 0), &cells, 4)
+	// The value count bounds values across objects, until a reset.
+	p := NewParser(NewLexer([]byte("[1 2 3] [4 5] [6]"), 0), nil, 4)
 	_, err = p.Object()
 	require.NoError(t, err)
-	assert.Equal(t, int64(3), cells)
 	_, err = p.Object()
 	require.ErrorIs(t, err, ErrLimit)
+	p.Reset()
+	_, err = p.Object()
+	require.NoError(t, err)
+}
 
-	cells = 0
-	p = NewParser(NewLexer([]byte("("+strings.Repeat("x", 32*10)+")"), 0), &cells, 9)
+// TestParserCharges: values are charged to the budget by their bytes
+// before they are built (a string by its length, an array by its
+// elements), so a budget refuses a long string or a long array at the
+// charge, with Stop; Reset gives back what was charged.
+func TestParserCharges(t *testing.T) {
+	b := NewBudget(1 << 20)
+	p := NewParser(NewLexer([]byte("[1 2 3] ("+strings.Repeat("x", 1000)+")"), 0), b, 0)
+	_, err := p.Object()
+	require.NoError(t, err)
+	array := b.Held()
+	assert.GreaterOrEqual(t, array, int64(3*(costElement+costBoxed)), "three elements")
 	_, err = p.Object()
-	require.ErrorIs(t, err, ErrLimit)
+	require.NoError(t, err)
+	assert.GreaterOrEqual(t, b.Held()-array, int64(1000), "a string by its bytes")
+	p.Reset()
+	assert.Zero(t, b.Held())
+	assert.Equal(t, p.Spent, int64(0))
+
+	for _, in := range []string{"(" + strings.Repeat("x", 2<<20) + ")", "[" + strings.Repeat("<<>> ", 40000) + "]", "/" + strings.Repeat("n", 1<<20)} {
+		b := NewBudget(1 << 20)
+		p := NewParser(NewLexer([]byte(in), 0), b, 0)
+		p.Lex.MaxString = 4 << 20
+		var stop Stop
+		func() {
+			defer func() { stop, _ = recover().(Stop) }()
+			_, _ = p.Object()
+		}()
+		require.ErrorIs(t, stop.Err, ErrLimit, "%.20s", in)
+		assert.LessOrEqual(t, b.Peak(), int64(1<<20))
+	}
 }
 
 func TestParserDecrypts(t *testing.T) {

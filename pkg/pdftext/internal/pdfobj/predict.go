@@ -1,15 +1,26 @@
 package pdfobj
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 )
 
+// Predictor rows are bounded by what the streams read here use (cross-
+// reference and object streams: a few bytes; images, which are never
+// decoded here, are what needs wide rows): a row is at most maxRow bytes,
+// components are 1, 2, 4, 8 or 16 bits, at most 32 of them a pixel. A
+// stream asking for more is refused before anything is allocated: PDF
+// 32000-2 allows 32 colours of 16 bits over 2^20 columns, a 64 MiB row.
+const (
+	maxRow    = 64 << 10
+	maxColors = 32
+)
+
 // predictor undoes a Flate or LZW stream's predictor (PDF 32000-2
 // §7.4.4.4): 2 is TIFF's horizontal differencing, 10 to 15 PNG's row
-// filters (each row names its own).
-func predictor(r io.Reader, p Dict) (io.Reader, error) {
+// filters (each row names its own). Its rows come from the document's
+// kept buffers (Release gives them back), charged to the budget.
+func (d *Doc) predictor(r io.Reader, p Dict, dec *decoded) (io.Reader, error) {
 	pred, _ := p["Predictor"].(int64)
 	if pred <= 1 {
 		return r, nil
@@ -24,22 +35,35 @@ func predictor(r io.Reader, p Dict) (io.Reader, error) {
 	if v, ok := p["Columns"].(int64); ok {
 		columns = v
 	}
-	if colors < 1 || colors > 32 || bits < 1 || bits > 16 || columns < 1 || columns > 1<<20 {
+	switch bits {
+	case 1, 2, 4, 8, 16:
+	default:
+		return nil, fmt.Errorf("%w: predictor parameters %d colors, %d bits, %d columns", ErrMalformed, colors, bits, columns)
+	}
+	if colors < 1 || colors > maxColors || columns < 1 || columns > 1<<40 {
 		return nil, fmt.Errorf("%w: predictor parameters %d colors, %d bits, %d columns", ErrMalformed, colors, bits, columns)
 	}
 	bpp := int((colors*bits + 7) / 8)
-	rowLen := int((colors*bits*columns + 7) / 8)
-	if pred == 2 {
-		if bits != 8 {
-			return r, nil // rare; the bytes are left as they are
-		}
-		return &rows{r: bufio.NewReader(r), cur: make([]byte, rowLen), tiff: true, bpp: bpp}, nil
+	rowLen := (colors*bits*columns + 7) / 8
+	if rowLen > maxRow {
+		return nil, fmt.Errorf("%w: predictor rows of %d bytes (%d colours of %d bits, %d columns), over the %d bytes this reader decodes",
+			ErrLimit, rowLen, colors, bits, columns, maxRow)
 	}
-	return &rows{r: bufio.NewReader(r), cur: make([]byte, rowLen), prev: make([]byte, rowLen), bpp: bpp}, nil
+	if pred == 2 && bits != 8 {
+		return r, nil // rare; the bytes are left as they are
+	}
+	w := &rows{r: r, bpp: bpp, tiff: pred == 2}
+	w.cur = d.rowBuf(int(rowLen)+1, dec)
+	if !w.tiff {
+		w.prev = d.rowBuf(int(rowLen)+1, dec)
+	}
+	return w, nil
 }
 
+// rows reads a predicted stream row by row: cur holds the row's filter
+// byte (PNG) and the row, prev the row before (zero before the first).
 type rows struct {
-	r    *bufio.Reader
+	r    io.Reader
 	cur  []byte
 	prev []byte
 	pend []byte
@@ -71,21 +95,22 @@ func (w *rows) Read(p []byte) (int, error) {
 // row decodes the next row into pend.
 func (w *rows) row() {
 	if w.tiff {
-		k, err := io.ReadFull(w.r, w.cur)
+		cur := w.cur[1:]
+		k, err := io.ReadFull(w.r, cur)
 		for i := w.bpp; i < k; i++ {
-			w.cur[i] += w.cur[i-w.bpp]
+			cur[i] += cur[i-w.bpp]
 		}
-		w.pend, w.err = w.cur[:k], eof(err)
+		w.pend, w.err = cur[:k], eof(err)
 		return
 	}
-	kind, err := w.r.ReadByte()
-	if err != nil {
+	// The row before is the one just decoded: swap, don't copy.
+	w.prev, w.cur = w.cur, w.prev
+	k, err := io.ReadFull(w.r, w.cur)
+	if k == 0 {
 		w.err = io.EOF
 		return
 	}
-	copy(w.prev, w.cur)
-	k, err := io.ReadFull(w.r, w.cur)
-	cur, prev, bpp := w.cur[:k], w.prev, w.bpp
+	kind, cur, prev, bpp := w.cur[0], w.cur[1:k], w.prev[1:], w.bpp
 	for i := range cur {
 		var left, up, upLeft byte
 		if i >= bpp {
@@ -130,98 +155,4 @@ func abs(x int) int {
 		return -x
 	}
 	return x
-}
-
-// lzwEarly decodes LZW with PDF's default early change: the code width
-// grows one code before the table fills (PDF 32000-2 §7.4.4.2).
-type lzwEarly struct {
-	r     *bufio.Reader
-	bits  uint32
-	nbits uint
-	width uint
-	table [][]byte
-	prev  []byte
-	pend  []byte
-	done  bool
-}
-
-func newLZWEarly(r io.Reader) io.Reader {
-	z := &lzwEarly{r: bufio.NewReader(r)}
-	z.reset()
-	return z
-}
-
-func (z *lzwEarly) reset() {
-	z.table = z.table[:0]
-	for i := range 256 {
-		z.table = append(z.table, []byte{byte(i)})
-	}
-	z.table = append(z.table, nil, nil) // 256 clear, 257 end
-	z.width, z.prev = 9, nil
-}
-
-func (z *lzwEarly) code() (int, bool) {
-	for z.nbits < z.width {
-		c, err := z.r.ReadByte()
-		if err != nil {
-			return 0, false
-		}
-		z.bits = z.bits<<8 | uint32(c)
-		z.nbits += 8
-	}
-	z.nbits -= z.width
-	return int(z.bits>>z.nbits) & (1<<z.width - 1), true
-}
-
-func (z *lzwEarly) Read(p []byte) (int, error) {
-	n := 0
-	for n < len(p) {
-		if len(z.pend) > 0 {
-			k := copy(p[n:], z.pend)
-			n += k
-			z.pend = z.pend[k:]
-			continue
-		}
-		if z.done {
-			break
-		}
-		c, ok := z.code()
-		if !ok || c == 257 {
-			z.done = true
-			break
-		}
-		if c == 256 {
-			z.reset()
-			continue
-		}
-		var out []byte
-		switch {
-		case c < len(z.table) && z.table[c] != nil:
-			out = z.table[c]
-			if z.prev != nil {
-				z.add(append(append([]byte(nil), z.prev...), out[0]))
-			}
-		case c == len(z.table) && z.prev != nil:
-			out = append(append([]byte(nil), z.prev...), z.prev[0])
-			z.add(out)
-		default:
-			z.done = true
-			continue
-		}
-		z.prev, z.pend = out, out
-	}
-	if n == 0 && z.done {
-		return 0, io.EOF
-	}
-	return n, nil
-}
-
-func (z *lzwEarly) add(b []byte) {
-	if len(z.table) < 4096 {
-		z.table = append(z.table, b)
-	}
-	switch len(z.table) + 1 {
-	case 512, 1024, 2048:
-		z.width++
-	}
 }

@@ -15,8 +15,9 @@ import (
 // streams decode only with the key); a catalog found among the objects
 // stands in for a trailer that names none.
 func (d *Doc) rebuild() error {
-	d.xref, d.frees, d.Trailer, d.crypt = d.xref[:0], d.frees[:0], Dict{}, nil
-	d.cache, d.stms, d.cells = map[int]Object{}, map[int]bool{}, 0
+	d.mem.Give(int64(len(d.xref)) * costXref)
+	d.xref, d.frees, d.Trailer, d.crypt = nil, d.frees[:0], Dict{}, nil
+	d.forget()
 	d.rebuilt = true
 	d.scan()
 	d.Trailer = d.scannedTrailer()
@@ -28,8 +29,9 @@ func (d *Doc) rebuild() error {
 			continue
 		}
 		o, err := d.resolveNum(num)
-		if s, ok := o.(*Stream); err == nil && ok && s.Dict["Type"] == Name("ObjStm") && !d.stms[num] {
-			if err := d.indexObjStm(num, s); err != nil {
+		if s, ok := o.(*Stream); err == nil && ok && s.Dict["Type"] == Name("ObjStm") {
+			// Its header says which objects it holds.
+			if _, err := d.objStm(num); err != nil {
 				return err
 			}
 		}
@@ -72,14 +74,13 @@ func (d *Doc) scan() {
 		if !ok {
 			continue
 		}
-		objs = append(objs, found{num, entry{kind: inFile, off: int64(start), gen: uint16(gen)}})
-		if len(objs)&1023 == 0 {
-			d.check()
-		}
+		objs = grow(d.mem, objs, found{num, entry{kind: inFile, off: int64(start), gen: uint16(gen)}}, 32)
+		d.check()
 	}
 	for k := len(objs) - 1; k >= 0; k-- {
 		d.set(objs[k].num, objs[k].e)
 	}
+	d.mem.Give(int64(cap(objs)) * 32)
 }
 
 // scannedTrailer is the last "trailer" dictionary naming a catalog, else
@@ -87,8 +88,10 @@ func (d *Doc) scan() {
 // names one, else an empty one.
 func (d *Doc) scannedTrailer() Dict {
 	if i := bytes.LastIndex(d.data, []byte("trailer")); i >= 0 {
-		p := &Parser{Lex: NewLexer(d.data, int64(i+len("trailer"))), Refs: true, cells: &d.cells, max: d.maxCells}
-		if o, err := p.Object(); err == nil {
+		p := d.parser(d.data, int64(i+len("trailer")))
+		o, err := p.Object()
+		d.keep(p)
+		if err == nil {
 			if t, ok := o.(Dict); ok && t["Root"] != nil {
 				return t
 			}

@@ -102,7 +102,7 @@ func (d *Doc) startxref() (int64, error) {
 	if i < 0 {
 		return 0, fmt.Errorf("%w: no startxref at its end", ErrMalformed)
 	}
-	l := NewLexer(tail, int64(i+len("startxref")))
+	l := d.lexer(tail, int64(i+len("startxref")))
 	t := l.Next()
 	if t.Kind != Int || t.Int < 0 || t.Int >= int64(len(d.data)) {
 		return 0, fmt.Errorf("%w: startxref does not point into the file", ErrMalformed)
@@ -115,7 +115,7 @@ func (d *Doc) section(off int64) (Dict, error) {
 	if off < 0 || off >= int64(len(d.data)) {
 		return nil, fmt.Errorf("%w: a cross-reference offset %d outside the file", ErrMalformed, off)
 	}
-	l := NewLexer(d.data, off)
+	l := d.lexer(d.data, off)
 	t := l.Next()
 	if t.Kind == Keyword && string(t.Bytes) == "xref" {
 		return d.table(l)
@@ -123,7 +123,7 @@ func (d *Doc) section(off int64) (Dict, error) {
 	if t.Kind != Int {
 		// Some writers are off by a few bytes: look a little around.
 		if j := bytes.Index(d.data[max(0, off-32):min(int64(len(d.data)), off+32)], []byte("xref")); j >= 0 {
-			return d.table(NewLexer(d.data, max(0, off-32)+int64(j)+4))
+			return d.table(d.lexer(d.data, max(0, off-32)+int64(j)+4))
 		}
 		return nil, fmt.Errorf("%w: no cross-reference table at offset %d", ErrMalformed, off)
 	}
@@ -145,9 +145,7 @@ func (d *Doc) table(l *Lexer) (Dict, error) {
 				ErrMalformed, t.Int, t.Int+n.Int, d.maxObjects)
 		}
 		for i := int64(0); i < n.Int; i++ {
-			if i&1023 == 0 {
-				d.check()
-			}
+			d.check()
 			a, b, c := l.Next(), l.Next(), l.Next()
 			if a.Kind != Int || b.Kind != Int || c.Kind != Keyword {
 				return nil, fmt.Errorf("%w: a broken cross-reference table entry", ErrMalformed)
@@ -158,12 +156,13 @@ func (d *Doc) table(l *Lexer) (Dict, error) {
 					d.set(int(t.Int+i), entry{kind: inFile, off: a.Int, gen: uint16(b.Int)})
 				}
 			case "f":
-				d.frees = append(d.frees, int(t.Int+i)) // see readXref
+				d.frees = grow(d.mem, d.frees, int(t.Int+i), 8) // see readXref
 			}
 		}
 	}
-	p := &Parser{Lex: l, Refs: true, cells: &d.cells, max: d.maxCells}
+	p := &Parser{Lex: l, Refs: true, mem: d.mem}
 	o, err := p.Object()
+	d.keep(p)
 	if err != nil {
 		return nil, err
 	}
@@ -180,8 +179,14 @@ func (d *Doc) set(num int, e entry) {
 		return
 	}
 	if num >= len(d.xref) {
-		n := max(num+1, 2*len(d.xref))
-		d.xref = append(d.xref, make([]entry, min(n, d.maxObjects)-len(d.xref))...)
+		// Grown by doubling up to what the file's size allows, each
+		// larger table charged before it is made.
+		n := min(max(num+1, 2*len(d.xref)), d.maxObjects)
+		d.mem.Take(int64(n) * costXref)
+		grown := make([]entry, n)
+		copy(grown, d.xref)
+		d.mem.Give(int64(len(d.xref)) * costXref)
+		d.xref = grown
 	}
 	if d.xref[num].kind == unknown {
 		d.xref[num] = e
@@ -222,6 +227,7 @@ func (d *Doc) xrefStream(off int64) (Dict, error) {
 		return s.Dict, nil
 	}
 	data, err := d.streamBytes(s, int64(d.maxObjects)*int64(rowLen))
+	defer d.Free(data)
 	if err != nil && len(data) == 0 {
 		return nil, fmt.Errorf("%w: its cross-reference stream: %v", ErrMalformed, err)
 	}
@@ -232,6 +238,7 @@ func (d *Doc) xrefStream(off int64) (Dict, error) {
 			return nil, fmt.Errorf("%w: it declares objects %d to %d, more than a file of its size can hold (%d)", ErrMalformed, first, first+n, d.maxObjects)
 		}
 		for j := int64(0); j < n && len(data) >= rowLen; j++ {
+			d.check()
 			row := data[:rowLen]
 			data = data[rowLen:]
 			kind := int64(1)

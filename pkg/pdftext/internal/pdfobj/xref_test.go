@@ -213,7 +213,7 @@ func TestXrefBounds(t *testing.T) {
 			i := bytes.Index(doc, []byte("xref"))
 			j := bytes.Index(doc, []byte("trailer"))
 			bad := append(append(append([]byte(nil), doc[:i]...), tc.xref...), doc[j:]...)
-			d := &Doc{data: bad, maxObjects: 1000, Trailer: Dict{}, cache: map[int]Object{}, busy: map[int]bool{}, stms: map[int]bool{}}
+			d := &Doc{data: bad, maxObjects: 1000, Trailer: Dict{}, cache: map[int]Object{}, busy: map[int]bool{}, objstms: map[int]*objStm{}}
 			_, err := d.section(int64(i))
 			require.ErrorIs(t, err, ErrMalformed)
 			// Open still reads the file, by rebuilding.
