@@ -205,6 +205,15 @@ func domainOf(name string) int {
 	case "search_tools",
 		"call_tool":
 		return 15
+	case "list_repo_action_secrets",
+		"upsert_repo_action_secret",
+		"delete_repo_action_secret",
+		"list_repo_action_variables",
+		"get_repo_action_variable",
+		"create_repo_action_variable",
+		"update_repo_action_variable",
+		"delete_repo_action_variable":
+		return 16
 	}
 	return -1
 }

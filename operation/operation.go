@@ -4,6 +4,7 @@ package operation
 
 import (
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/actions"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/actionsconfig"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/attachment"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/branchprotection"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/issue"
@@ -42,6 +43,7 @@ func domains() []func() []tool.Def {
 		actions.Tools,
 		webhook.Tools,
 		meta.Tools,
+		actionsconfig.Tools,
 	}
 }
 

@@ -58,6 +58,7 @@ func ToolsetScopes() []ToolsetScope {
 		// The meta-tools call no route of their own: call_tool needs the
 		// scopes of the tool it calls.
 		{"meta", nil, nil},
+		{"actions-config", []string{"read:repository"}, []string{"write:repository"}},
 	}
 }
 
