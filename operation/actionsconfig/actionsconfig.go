@@ -101,8 +101,12 @@ func Tools() []tool.Def {
 	}
 }
 
-func secretRef(a tool.Args) string   { return "Actions secret " + a.String("name") + " of " + tool.RepoRef(a) }
-func variableRef(a tool.Args) string { return "Actions variable " + a.String("name") + " of " + tool.RepoRef(a) }
+func secretRef(a tool.Args) string {
+	return "Actions secret " + a.String("name") + " of " + tool.RepoRef(a)
+}
+func variableRef(a tool.Args) string {
+	return "Actions variable " + a.String("name") + " of " + tool.RepoRef(a)
+}
 
 func listSecrets(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
 	list, resp, err := c.SDK(ctx).ListRepoActionSecret(a.String("owner"), a.String("repo"),
