@@ -20,6 +20,12 @@ type Result struct {
 // Call posts one stateless tools/call (MCP 2025-11-25, no session) to
 // base+"/mcp" as token. An error means no HTTP answer came at all.
 func Call(ctx context.Context, hc *http.Client, base, token, tool string, args map[string]any) (Result, error) {
+	return CallAs(ctx, hc, base, "token "+token, tool, args)
+}
+
+// CallAs is Call with the whole Authorization header ("Bearer …" or
+// "token …").
+func CallAs(ctx context.Context, hc *http.Client, base, authorization, tool string, args map[string]any) (Result, error) {
 	body, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "tools/call",
 		"params": map[string]any{"name": tool, "arguments": args}})
 	if err != nil {
@@ -32,7 +38,7 @@ func Call(ctx context.Context, hc *http.Client, base, token, tool string, args m
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
-	req.Header.Set("Authorization", "token "+token)
+	req.Header.Set("Authorization", authorization)
 	resp, err := hc.Do(req)
 	if err != nil {
 		return Result{}, err
@@ -66,7 +72,7 @@ func Call(ctx context.Context, hc *http.Client, base, token, tool string, args m
 		} `json:"error"`
 	}
 	if err := json.Unmarshal(msg, &out); err != nil {
-		return Result{Status: resp.StatusCode}, fmt.Errorf("undecodable reply: %w", err)
+		return Result{Status: resp.StatusCode}, fmt.Errorf("undecodable reply: %w: %q", err, raw[:min(len(raw), 300)])
 	}
 	switch {
 	case out.Error != nil:

@@ -125,6 +125,23 @@ func (c *Cluster) AccessLog() string {
 	return string(b)
 }
 
+// servedLine is an access log line of a call a replica answered with 200:
+// the last upstream nginx tried is the one that answered.
+var servedLine = regexp.MustCompile(`"POST /mcp HTTP/1\.1" 200 upstream=(?:[0-9.:]+, )*([0-9.:]+) upstream_status=(?:\d+, )*200 `)
+
+// Served counts, from the access log past its first mark bytes, the
+// calls each replica (by address) answered with 200.
+func (c *Cluster) Served(mark int) map[string]int {
+	served := map[string]int{}
+	log := c.AccessLog()
+	for _, line := range strings.Split(log[min(mark, len(log)):], "\n") {
+		if m := servedLine.FindStringSubmatch(line); m != nil {
+			served[m[1]]++
+		}
+	}
+	return served
+}
+
 // ErrorLog is nginx's error log so far.
 func (c *Cluster) ErrorLog() string { return c.proxy.ErrorLog() }
 

@@ -198,6 +198,14 @@ func LZW(data []byte) []byte {
 	}
 	if w >= 0 {
 		emit(w)
+		// The reader adds an entry for this last code too, so it reads
+		// the end code one entry further on: wider, if that entry
+		// reaches a boundary (the fuzzer found 1,822 bytes that ended
+		// at 511 entries and read back two bytes longer).
+		switch next + 1 {
+		case 512, 1024, 2048:
+			width++
+		}
 	}
 	emit(257)
 	if nacc > 0 {

@@ -2,6 +2,7 @@ package actions
 
 import (
 	"bytes"
+	"fmt"
 	"regexp"
 	"regexp/syntax"
 	"unicode/utf8"
@@ -12,6 +13,16 @@ import (
 // without one of them cannot match: a literal search (assembly in the
 // standard library) skips those lines before the regular expression runs,
 // and a pattern that is nothing but the words needs no regular expression.
+
+// maxGrepInsts bounds a pattern's compiled size. RE2 runs in time linear
+// in the line but proportional to the program too: `a{1000}b` (1,003
+// instructions) took 0.4 to 3 s on one 64 KiB line of a's, and a log is
+// searched a line at a time with the call's context checked between
+// lines, so one line's match is the work a search can do past its
+// deadline. At 128 instructions a full line (forgejo.MaxLineBytes) took
+// at most 72 ms of CPU (BenchmarkGrepWorstLine); real patterns ("FAIL|
+// panic", "(?i)error: .*timeout", a date) compile to a few dozen.
+const maxGrepInsts = 128
 
 // lineMatcher says whether a line matches a pattern.
 type lineMatcher struct {
@@ -25,19 +36,32 @@ type lineMatcher struct {
 	buf   []byte
 }
 
+// newLineMatcher compiles pattern, or says, in words for the agent, why
+// it is not one.
 func newLineMatcher(pattern string) (*lineMatcher, error) {
 	re, err := regexp.Compile(pattern)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("grep is not a regular expression (RE2 syntax): %v", err)
+	}
+	p, err := syntax.Parse(pattern, syntax.Perl)
+	if err != nil { // unreachable: regexp.Compile parsed it so
+		return nil, fmt.Errorf("grep is not a regular expression (RE2 syntax): %v", err)
+	}
+	p = p.Simplify()
+	if prog, err := syntax.Compile(p); err != nil || len(prog.Inst) > maxGrepInsts {
+		n := 0
+		if err == nil {
+			n = len(prog.Inst)
+		}
+		return nil, fmt.Errorf("grep is too large a pattern: it compiles to %d steps, and at most %d are searched for "+
+			"(a counted repetition such as {1000} repeats what it follows); shorten it", n, maxGrepInsts)
 	}
 	m := &lineMatcher{re: re}
-	if p, err := syntax.Parse(pattern, syntax.Perl); err == nil {
-		if lits, fold, exact, ok := literals(p.Simplify()); ok {
-			m.lits, m.fold, m.exact = lits, fold, exact
-			if fold {
-				for i, l := range m.lits {
-					m.lits[i] = bytes.ToLower(l)
-				}
+	if lits, fold, exact, ok := literals(p); ok {
+		m.lits, m.fold, m.exact = lits, fold, exact
+		if fold {
+			for i, l := range m.lits {
+				m.lits[i] = bytes.ToLower(l)
 			}
 		}
 	}
@@ -76,7 +100,7 @@ func literals(re *syntax.Regexp) (lits [][]byte, fold, exact, ok bool) {
 	case syntax.OpLiteral:
 		fold = re.Flags&syntax.FoldCase != 0
 		s := string(re.Rune)
-		if fold && !ascii(s) {
+		if fold && !foldsInASCII(s) {
 			return nil, false, false, false
 		}
 		return [][]byte{[]byte(s)}, fold, true, len(s) > 0
@@ -105,9 +129,13 @@ func literals(re *syntax.Regexp) (lits [][]byte, fold, exact, ok bool) {
 	return nil, false, false, false
 }
 
-func ascii(s string) bool {
+// foldsInASCII says whether every letter that s matches ignoring case is
+// ASCII, so a byte search with ASCII lower-casing finds all of them: not
+// for non-ASCII s, nor for k and s, which (?i) also matches as the Kelvin
+// sign U+212A and the long s U+017F (found by FuzzLineMatcher).
+func foldsInASCII(s string) bool {
 	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
+		if c := s[i] | 0x20; s[i] >= utf8.RuneSelf || c == 'k' || c == 's' {
 			return false
 		}
 	}

@@ -68,7 +68,7 @@ func getLogs(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallTool
 	case a.String("grep") != "":
 		re, rerr := newLineMatcher(a.String("grep"))
 		if rerr != nil {
-			return tool.Error(fmt.Sprintf("grep is not a regular expression (RE2 syntax): %v", rerr)), nil
+			return tool.Error(rerr.Error()), nil
 		}
 		out, err = grepLog(ctx, c, "/api/v1"+p, re)
 	case a.Has("offset"):

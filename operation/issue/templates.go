@@ -71,21 +71,33 @@ type rawTemplate struct {
 }
 
 // stringList reads a list of strings, or one comma-separated string (the
-// form a template's front matter allows).
+// form a template's front matter allows). The string is walked, not
+// split (a string of commas would cost 16 bytes each), and at most
+// maxTemplateList names are kept: a template file is anyone's who can push.
 type stringList []string
+
+// maxTemplateList bounds the labels or assignees kept of one template.
+const maxTemplateList = 256
 
 func (l *stringList) UnmarshalJSON(b []byte) error {
 	var s string
 	if json.Unmarshal(b, &s) == nil {
 		*l = nil
-		for _, part := range strings.Split(s, ",") {
+		for part := range strings.SplitSeq(s, ",") {
 			if part = strings.TrimSpace(part); part != "" {
+				if len(*l) == maxTemplateList {
+					break
+				}
 				*l = append(*l, part)
 			}
 		}
 		return nil
 	}
-	return json.Unmarshal(b, (*[]string)(l))
+	if err := json.Unmarshal(b, (*[]string)(l)); err != nil {
+		return err
+	}
+	*l = (*l)[:min(len(*l), maxTemplateList)]
+	return nil
 }
 
 func compactTemplate(t *rawTemplate) Template {

@@ -2,7 +2,6 @@ package issue
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -129,9 +128,14 @@ type push struct {
 	Commits []string `json:"commit_ids"`
 }
 
+// maxPushBody bounds what a pull_push entry's body is decoded from: JSON
+// in the forge's text, which the answer's budget counted as one string.
+// A push of 10,000 commits is 440 KiB.
+const maxPushBody = 1 << 20
+
 func pushOf(body string) (push, bool) {
 	var p push
-	return p, json.Unmarshal([]byte(body), &p) == nil && len(p.Commits) > 0
+	return p, forgejo.DecodeJSON([]byte(body), &p, maxPushBody) == nil && len(p.Commits) > 0
 }
 
 func firstOf(ss ...string) string {

@@ -234,7 +234,11 @@ func decodeContent(cr sdk.ContentsResponse) ([]byte, error) {
 		}
 		return nil, fmt.Errorf("unknown content encoding %q", forgejo.Clip(*cr.Encoding))
 	}
-	data, err := base64.StdEncoding.DecodeString(strings.Map(dropSpace, *cr.Content))
+	content := *cr.Content
+	if strings.ContainsAny(content, "\n\r ") { // wrapped: unwrapped first (a copy)
+		content = strings.Map(dropSpace, content)
+	}
+	data, err := base64.StdEncoding.DecodeString(content)
 	if err != nil {
 		return nil, fmt.Errorf("decoding the file's base64 content: %w", err)
 	}
@@ -251,42 +255,28 @@ func dropSpace(r rune) rune {
 // window puts lines from_line..to_line of text in out, cut at a line end
 // once MaxTextBytes of JSON is reached.
 func window(out File, text string, a tool.Args) (*mcp.CallToolResult, error) {
-	lines := strings.SplitAfter(text, "\n")
-	if len(lines) > 0 && lines[len(lines)-1] == "" {
-		lines = lines[:len(lines)-1]
-	}
-	out.Lines = len(lines)
-	from, to := 1, len(lines)
+	n := lineCount(text)
+	out.Lines = n
+	from, to := 1, n
 	if a.Has("from_line") {
 		from = int(a.Int("from_line"))
 	}
 	if a.Has("to_line") && int(a.Int("to_line")) < to {
 		to = int(a.Int("to_line"))
 	}
-	if len(lines) == 0 {
+	if n == 0 {
 		empty := ""
 		out.Text = &empty
 		return tool.JSON(out)
 	}
-	if from > len(lines) {
-		return nil, fmt.Errorf("invalid arguments for get_file_content: from_line %d is past the end of %s (%d lines)", from, out.Path, len(lines))
+	if from > n {
+		return nil, fmt.Errorf("invalid arguments for get_file_content: from_line %d is past the end of %s (%d lines)", from, out.Path, n)
 	}
 	if to < from {
 		return nil, fmt.Errorf("invalid arguments for get_file_content: to_line %d is before from_line %d", to, from)
 	}
-	var b strings.Builder
-	last, size := from-1, 0
-	for i := from - 1; i < to; i++ {
-		n := tool.JSONLen(lines[i])
-		if size+n > MaxTextBytes && i > from-1 {
-			break
-		}
-		b.WriteString(lines[i])
-		last, size = i+1, size+n
-	}
-	s := b.String()
-	if size > MaxTextBytes { // one enormous line
-		s = s[:tool.FitPrefix(s, MaxTextBytes)]
+	s, last, longLine := lines(text, from, to, MaxTextBytes)
+	if longLine {
 		out.Truncated = true
 		out.Note = fmt.Sprintf("line %d is longer than %d KiB and was cut", last, MaxTextBytes>>10)
 	}
@@ -296,6 +286,47 @@ func window(out File, text string, a tool.Args) (*mcp.CallToolResult, error) {
 	}
 	out.FromLine, out.ToLine, out.Text = from, last, &s
 	return tool.JSON(out)
+}
+
+// lineCount is how many lines text has, the last one with or without its
+// line end.
+func lineCount(text string) int {
+	n := strings.Count(text, "\n")
+	if text != "" && !strings.HasSuffix(text, "\n") {
+		n++
+	}
+	return n
+}
+
+// lines returns lines from..to (from 1) of text, as many as fit budget
+// bytes of JSON, and the last one returned; the first alone is cut to fit
+// when it is longer (longLine). The lines are walked, never split into a
+// slice: a file of newlines would cost 16 bytes a line (a 10 MiB one
+// 168 MB), and a file's text is anyone's who can push.
+func lines(text string, from, to, budget int) (s string, last int, longLine bool) {
+	var b strings.Builder
+	last, size, i := from-1, 0, 0
+	for line := range strings.SplitAfterSeq(text, "\n") {
+		if i++; i < from {
+			continue
+		}
+		if i > to || line == "" {
+			break
+		}
+		w := tool.JSONLen(line)
+		if size+w > budget {
+			if i > from {
+				break
+			}
+			line, longLine = line[:tool.FitPrefix(line, budget)], true
+		}
+		b.WriteString(line)
+		last, size = i, size+w
+		if longLine {
+			break
+		}
+	}
+	return b.String(), last, longLine
 }
 
 // Entry is one directory entry.

@@ -1,15 +1,19 @@
 package complete
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"net/http"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"codeberg.org/forgejo-mcp/forgejo-mcp/internal/costcheck"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/internal/fakeforge"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
 )
@@ -104,4 +108,31 @@ func TestLookupsAreAdmitted(t *testing.T) {
 	assert.Contains(t, err.Error(), "the limit per user")
 	assert.Equal(t, []string{"completion/complete"}, names)
 	assert.Empty(t, f.Requests())
+}
+
+// FuzzDecodeList: any answer, read through the cap, either is a list
+// whose elements are handed over one by one (as many as it has, when it
+// ends within the cap) or is refused; nothing panics.
+func FuzzDecodeList(f *testing.F) {
+	for _, s := range []string{`[{"name":"main"},{"name":"dev","owner":{"login":"o"}}]`, `[]`, `{"name":"x"}`, `[{"name":1}]`,
+		`[{"ref":"refs/heads/main","object":{"sha":"abc"}}`, `[` + strings.Repeat(`{"name":"b"},`, 40), `[[[[`} {
+		f.Add([]byte(s), uint16(64))
+	}
+	f.Fuzz(func(t *testing.T, data []byte, max uint16) {
+		costcheck.Within(t, costcheck.Default(), func() { // each input within issue 26's ceiling
+			n := 0
+			whole, err := decodeList(bytes.NewReader(data), int64(max), func(named) { n++ })
+			if err != nil {
+				require.False(t, whole)
+				return
+			}
+			if !whole {
+				require.Greater(t, len(data), int(max), "cut only at the cap")
+				return
+			}
+			var all []json.RawMessage
+			require.NoError(t, json.NewDecoder(bytes.NewReader(data)).Decode(&all), "a whole list is a list")
+			require.Len(t, all, n)
+		})
+	})
 }

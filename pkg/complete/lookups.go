@@ -164,33 +164,42 @@ var errNotList = errors.New("the forge's answer is not a list")
 // says the list ended within the cap.
 func streamList[T any](ctx context.Context, c *forgejo.Client, route string, q url.Values, each func(T)) (whole bool, err error) {
 	err = c.DoStream(ctx, route, q, func(body io.Reader) error {
-		lr := &io.LimitedReader{R: body, N: MaxAnswerBytes}
-		dec := json.NewDecoder(lr)
-		if tok, err := dec.Token(); err != nil || tok != json.Delim('[') {
-			return errNotList
-		}
-		for dec.More() {
-			var v T
-			if err := dec.Decode(&v); err != nil {
-				if lr.N <= 0 {
-					return nil // cut at the cap: what was read stands
-				}
-				return err
-			}
-			each(v)
-		}
-		// More is false at the end of the input too: only the list's own
-		// end makes it whole.
-		if tok, err := dec.Token(); err != nil || tok != json.Delim(']') {
-			if lr.N <= 0 {
-				return nil
-			}
-			return errNotList
-		}
-		whole = true
-		return nil
+		whole, err = decodeList(body, MaxAnswerBytes, each)
+		return err
 	})
 	return whole, err
+}
+
+// decodeList reads a JSON list from body, at most max bytes of it, one
+// element at a time. A list cut at max is not an error: what was read
+// stands, and whole is false.
+func decodeList[T any](body io.Reader, max int64, each func(T)) (whole bool, err error) {
+	// One byte past max says the answer went on (lr.N reaches 0): a list
+	// of exactly max bytes that is malformed is an error, not a cut.
+	lr := &io.LimitedReader{R: body, N: max + 1}
+	dec := json.NewDecoder(lr)
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('[') {
+		return false, errNotList
+	}
+	for dec.More() {
+		var v T
+		if err := dec.Decode(&v); err != nil {
+			if lr.N <= 0 {
+				return false, nil // cut at the cap: what was read stands
+			}
+			return false, err
+		}
+		each(v)
+	}
+	// More is false at the end of the input too: only the list's own
+	// end makes it whole.
+	if tok, err := dec.Token(); err != nil || tok != json.Delim(']') {
+		if lr.N <= 0 {
+			return false, nil
+		}
+		return false, errNotList
+	}
+	return true, nil
 }
 
 // splitPath splits a partial path into the directory to list and the

@@ -75,7 +75,10 @@ func NewHTTPClient(o HTTPOptions) *http.Client {
 // ErrResponseTooLarge reports a forge response past the configured bound.
 var ErrResponseTooLarge = errors.New("forge response exceeds the size limit")
 
-// limitTransport caps every response body, whatever Content-Length claims.
+// limitTransport caps every response body, whatever Content-Length
+// claims: an answer decoded whole by what decoding it costs (decodeCost),
+// one read as it arrives (streamed) by its bytes, and the body of a
+// failure, of which only the forge's message is read, by maxErrorBody.
 type limitTransport struct {
 	next http.RoundTripper
 	max  int64
@@ -86,13 +89,21 @@ func (t *limitTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil || resp.Body == nil {
 		return resp, err
 	}
-	resp.Body = &limitedBody{rc: resp.Body, left: t.max}
+	b := &limitedBody{rc: resp.Body, left: t.max}
+	if resp.StatusCode/100 != 2 {
+		b.left = min(b.left, maxErrorBody)
+	}
+	if decodedWhole(req.Context()) {
+		b.cost = newDecodeCost(t.max)
+	}
+	resp.Body = b
 	return resp, nil
 }
 
 type limitedBody struct {
 	rc   io.ReadCloser
 	left int64
+	cost *decodeCost // nil for an answer read as it arrives
 }
 
 func (b *limitedBody) Read(p []byte) (int, error) {
@@ -110,6 +121,11 @@ func (b *limitedBody) Read(p []byte) (int, error) {
 	}
 	n, err := b.rc.Read(p)
 	b.left -= int64(n)
+	if b.cost != nil {
+		if cerr := b.cost.feed(p[:n]); cerr != nil {
+			return 0, cerr
+		}
+	}
 	return n, err
 }
 

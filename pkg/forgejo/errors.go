@@ -324,6 +324,7 @@ func describeCause(err error) string {
 	var routeErr *RouteError
 	var syn *json.SyntaxError
 	var typ *json.UnmarshalTypeError
+	var costErr *DecodeCostError
 	switch {
 	case err == nil:
 		return "failed"
@@ -337,6 +338,8 @@ func describeCause(err error) string {
 		return "cancelled before the forge answered"
 	case errors.Is(err, context.DeadlineExceeded):
 		return "timed out waiting for the forge; narrow the request or retry"
+	case errors.As(err, &costErr):
+		return costErr.Error()
 	case errors.Is(err, ErrResponseTooLarge):
 		return "the forge's reply is larger than the response limit; narrow the request (page, limit, path)"
 	case errors.As(err, &syn), errors.As(err, &typ), errors.Is(err, io.ErrUnexpectedEOF):
@@ -370,14 +373,15 @@ func Sanitize(s string, max int) string {
 		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) {
 			continue
 		}
-		if space && b.Len() > 0 {
-			b.WriteByte(' ')
-			n++
-		}
+		sep := space && b.Len() > 0
 		space = false
-		if n >= max {
+		if n >= max || sep && n+1 >= max { // no room for the separator and a rune
 			b.WriteString("…")
 			break
+		}
+		if sep {
+			b.WriteByte(' ')
+			n++
 		}
 		b.WriteRune(r)
 		n++

@@ -87,6 +87,11 @@ func TestFailTransport(t *testing.T) {
 func TestSanitize(t *testing.T) {
 	assert.Equal(t, "a bc?", forgejo.Sanitize(" a \n\t b\u200bc? ", 100))
 	assert.Equal(t, "abc…", forgejo.Sanitize("abcdef", 3))
+	// A separator needs room for itself and the rune after it (FuzzForgeText
+	// found "abc d" cut to 3 coming back as "abc …", 5 runes).
+	assert.Equal(t, "abc…", forgejo.Sanitize("abc d", 3))
+	assert.Equal(t, "ab…", forgejo.Sanitize("ab cd", 3))
+	assert.Equal(t, "ab c", forgejo.Sanitize("ab c", 4))
 	assert.Equal(t, "", forgejo.Sanitize("\x00\x01", 10))
 }
 

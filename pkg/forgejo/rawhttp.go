@@ -157,7 +157,7 @@ func (c *Client) DoRaw(ctx context.Context, rawURL string, opt RawOptions) (*Raw
 	if c.observe != nil {
 		c.observe(http.MethodGet, "/"+strings.TrimPrefix(u.EscapedPath(), "/"), nil)
 	}
-	req, err := c.newRequest(ctx, http.MethodGet, u, nil)
+	req, err := c.newRequest(streamed(ctx), http.MethodGet, u, nil)
 	if err != nil {
 		return nil, &Error{Verb: "download", Subject: subject, Cause: err}
 	}

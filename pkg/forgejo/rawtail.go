@@ -87,6 +87,12 @@ func (c *Client) DoLines(ctx context.Context, rawURL string, maxRead int64, line
 	var offset int64
 	buf := make([]byte, 0, 4<<10)
 	for {
+		// What is already buffered is not read from the connection, so
+		// the deadline is checked here too: the work a caller does per
+		// line (a search) stops with the call.
+		if err := ctx.Err(); err != nil {
+			return &Error{Verb: "download", Subject: subject, Cause: err}
+		}
 		var n int64
 		var rerr error
 		buf, n, rerr = readLine(r, buf[:0])
@@ -134,7 +140,7 @@ func (c *Client) get(ctx context.Context, rawURL, rng string) (*http.Response, s
 	if c.observe != nil {
 		c.observe(http.MethodGet, "/"+strings.TrimPrefix(u.EscapedPath(), "/"), nil)
 	}
-	req, err := c.newRequest(ctx, http.MethodGet, u, nil)
+	req, err := c.newRequest(streamed(ctx), http.MethodGet, u, nil)
 	if err != nil {
 		return nil, subject, &Error{Verb: "download", Subject: subject, Cause: err}
 	}

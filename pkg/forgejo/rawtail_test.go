@@ -104,3 +104,21 @@ func TestDoLines(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "longer than the 100 bytes")
 }
+
+// TestDoLinesStopsWithItsContext: once the call's context ends no further
+// line is handed over, though the rest of the file is already buffered.
+func TestDoLinesStopsWithItsContext(t *testing.T) {
+	f, _ := serveFile(t, logFile(1000), false)
+	ctx, cancel := context.WithCancel(context.Background())
+	n := 0
+	err := f.Client().DoLines(ctx, "log", 1<<20, func([]byte, int64) bool {
+		n++
+		if n == 3 {
+			cancel()
+		}
+		return true
+	})
+	require.Error(t, err)
+	assert.ErrorIs(t, err, context.Canceled)
+	assert.Equal(t, 3, n)
+}

@@ -242,7 +242,12 @@ func (m *cmap) text(n int, code uint32) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	r := &m.ranges[i]
+	return m.ranges[i].textAt(code)
+}
+
+// textAt is the text of code, which r covers: its entry in r's list, or
+// r's text with its last character moved on by code's offset.
+func (r *cmapRange) textAt(code uint32) (string, bool) {
 	off := int(code - r.lo)
 	if r.list != nil {
 		if off < len(r.list) {

@@ -77,19 +77,7 @@ func scanText(m *cmap, n int, code uint32) (string, bool) {
 		if int(r.n) != n || code < r.lo || code > r.hi || r.hasCID {
 			continue
 		}
-		off := int(code - r.lo)
-		if r.list != nil {
-			if off < len(r.list) {
-				return r.list[off], true
-			}
-			return "", false
-		}
-		if len(r.text) == 0 {
-			return "", true
-		}
-		t := []rune(r.text)
-		t[len(t)-1] += rune(off)
-		return string(t), true
+		return r.textAt(code)
 	}
 	return "", false
 }

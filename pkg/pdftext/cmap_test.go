@@ -15,14 +15,20 @@ import (
 // type0 is a one-page PDF whose font is a Type 0 (CID) font with the given
 // ToUnicode CMap, showing content.
 func type0(cmap, content string) []byte {
-	return hostile(
+	return fontPage(content, "<< /Type /Font /Subtype /Type0 /BaseFont /Noto /Encoding /Identity-H /ToUnicode 6 0 R >>",
+		fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(cmap), cmap))
+}
+
+// fontPage is a one-page PDF showing content with font /F1, object 5;
+// more objects follow from 6.
+func fontPage(content, font string, more ...string) []byte {
+	return hostile(append([]string{
 		"<< /Type /Catalog /Pages 2 0 R >>",
 		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
 		"<< /Type /Page /Parent 2 0 R /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
 		fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(content), content),
-		"<< /Type /Font /Subtype /Type0 /BaseFont /Noto /Encoding /Identity-H /ToUnicode 6 0 R >>",
-		fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(cmap), cmap),
-	)
+		font,
+	}, more...)...)
 }
 
 const cmapHead = "/CIDInit /ProcSet findresource begin 12 dict begin begincmap\n1 begincodespacerange <0000> <FFFF> endcodespacerange\n"

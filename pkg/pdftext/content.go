@@ -177,17 +177,23 @@ func (c *content) show(s pdfobj.Object) {
 			adv += gs.tw
 		}
 		m := c.tm.mul(gs.ctm)
-		var tx, ty float64
+		// The pen moves by the advance; the glyph ends at its width, as
+		// poppler's TextPage::addChar takes it: the character and word
+		// spacing after it are a gap, which is how justified groff and
+		// ps2pdf output spaces words (3.4 Tc (ns) Tj sets "n s").
+		var tx, ty, ex, ey float64
 		if ft.vertical {
-			ty = -(gs.size + gs.tc)
+			ey = -gs.size
+			ty = ey - gs.tc
 			if g.space {
 				ty -= gs.tw
 			}
 		} else {
 			tx = adv * gs.th
+			ex = g.w * gs.size * gs.th
 		}
 		x0, y0 := m.apply(0, gs.rise)
-		x1, y1 := m.apply(tx, ty+gs.rise)
+		x1, y1 := m.apply(ex, ey+gs.rise)
 		size := gs.size * m.scaleY()
 		c.x.out.glyph(g.text, x0, y0, x1, y1, m, size, ft.space*size*gs.th, ft.vertical)
 		c.tm = translate(tx, ty).mul(c.tm)

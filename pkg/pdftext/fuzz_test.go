@@ -146,6 +146,10 @@ func FuzzContent(f *testing.F) {
 		"BI /W 2 /H 2 /BPC 8 /CS /G ID \x00\x01\x02\x03 EI BT (after) Tj ET",
 		strings.Repeat("q ", 300) + strings.Repeat("Q ", 300),
 		strings.Repeat("[", 70) + " TJ",
+		// Spacing the layout reads: Tc and Tw under a scaled matrix, a
+		// size change, a line of one-glyph words.
+		"0.1 0 0 0.1 0 0 cm BT /F1 10 Tf 3.4 Tc 2 Tw (ns) Tj -0.2 Tc [(so)261(nt)] TJ /F1 6 Tf 0 3 Td (7) Tj ET",
+		"BT /F1 10 Tf [(C)-300(O)-300(N)] TJ 0 -12 Td [(a)-300(b)-300(cd)] TJ -5e8 Tc (xy) Tj ET",
 	} {
 		f.Add([]byte(s))
 	}

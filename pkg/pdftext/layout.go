@@ -31,6 +31,21 @@ type layout struct {
 	space     bool // a space glyph waits to be written
 	recent    [16]placed
 	nrecent   int
+	spaced    spacedLine
+}
+
+// spacedLine follows a line whose words are all one glyph long, the way
+// letter-spaced headings ("요 약", "C O N T E N T S") and tables of
+// single characters are set: poppler joins such a line's glyphs when
+// their gaps are within 1.3 times the narrowest (at most 0.4 of the
+// size), and so does the layout when the line ends.
+type spacedLine struct {
+	broken bool // a word of two glyphs or more: not such a line
+	glyphs int  // glyphs in the line's last word
+	n      int  // spaces written, at[:n]
+	at     [64]int
+	gap    [64]float64
+	size   float64
 }
 
 type placed struct {
@@ -81,16 +96,28 @@ func (l *layout) glyph(text string, x0, y0, x1, y1 float64, m matrix, size, spac
 		across := -gx*l.pdy + gy*l.pdx
 		sz := math.Max(size, l.psize)
 		turned := dx*l.pdx+dy*l.pdy < 0.9
+		wordGap := gapFraction * spaceW
+		if math.Abs(size-l.psize) > 0.05*sz {
+			// Another size (a footnote mark, a superscript) starts a
+			// word of its own; poppler spaces it from the last at a gap
+			// of 0.03 of the size.
+			wordGap = math.Min(wordGap, 0.03*l.psize)
+		}
 		switch {
 		case math.Abs(across) > 0.5*sz || turned || along < -20*sz:
 			l.newline(text)
-		case l.space || along > gapFraction*spaceW || along < -0.6*sz:
+		case l.space || along > wordGap || along < -0.6*sz:
+			l.spaced.note(l.b.Len(), along, sz)
 			l.write(" ")
 		}
 	}
 	l.space = false
 	l.started = true
 	l.write(text)
+	l.spaced.glyphs++
+	if l.spaced.glyphs > 1 {
+		l.spaced.broken = true
+	}
 	l.px, l.py, l.pdx, l.pdy, l.psize = x1, y1, dx, dy, size
 	l.recent[l.nrecent%len(l.recent)] = placed{text, x0, y0}
 	l.nrecent++
@@ -109,6 +136,7 @@ func (l *layout) duplicate(text string, x, y, size float64) bool {
 
 // newline ends the line, or joins a word hyphenated across it.
 func (l *layout) newline(next string) {
+	l.join()
 	s := l.b.Bytes()[l.lineStart:]
 	if r, _ := utf8.DecodeRuneInString(next); unicode.IsLetter(r) {
 		if h, hl := utf8.DecodeLastRune(s); h == '-' || h == '\u00ad' {
@@ -121,6 +149,47 @@ func (l *layout) newline(next string) {
 	l.write("\n")
 	l.lineStart = l.b.Len()
 	l.nrecent = 0
+}
+
+// note records a space about to be written at offset at, for a gap of
+// the given width between glyphs of the given size.
+func (sl *spacedLine) note(at int, gap, size float64) {
+	if sl.glyphs > 1 || sl.n == len(sl.at) {
+		sl.broken = true
+	}
+	if !sl.broken {
+		sl.at[sl.n], sl.gap[sl.n] = at, gap
+		sl.n++
+		sl.size = math.Max(sl.size, size)
+	}
+	sl.glyphs = 0
+}
+
+// join ends the line's letter-spacing check: on a line of one-glyph
+// words, the spaces whose gap is within poppler's threshold go.
+func (l *layout) join() {
+	sl := l.spaced
+	l.spaced = spacedLine{}
+	if sl.broken || sl.glyphs > 1 || sl.n == 0 {
+		return
+	}
+	narrowest := sl.gap[0]
+	for _, g := range sl.gap[1:sl.n] {
+		narrowest = min(narrowest, g)
+	}
+	if narrowest <= 0 {
+		return
+	}
+	limit := min(1.3*narrowest, 0.4*sl.size)
+	b := l.b.Bytes()
+	end := len(b)
+	for i := sl.n - 1; i >= 0; i-- {
+		if at := sl.at[i]; sl.gap[i] < limit && at < end && b[at] == ' ' {
+			copy(b[at:], b[at+1:end])
+			end--
+		}
+	}
+	l.b.Truncate(end)
 }
 
 // room makes room for n more bytes, charging the budget for the larger
@@ -171,5 +240,6 @@ func (l *layout) write(text string) {
 
 // text is the page's text so far.
 func (l *layout) text() string {
+	l.join()
 	return logicalLines(strings.TrimSpace(l.b.String()))
 }

@@ -27,7 +27,7 @@ const MaxDiffBytes = 256 << 10
 const maxDiffSkip = 16 << 20
 
 // maxListedFiles bounds the file names an error lists when path names no
-// file of the diff.
+// file of the diff (each cut by forgejo.Clip).
 const maxListedFiles = 30
 
 // DiffParams are the window parameters of a diff tool: one file's diff,
@@ -102,12 +102,14 @@ func window(text string, offset int64, budget int) DiffWindow {
 	return out
 }
 
-// fileDiffWindow reads the diff a line at a time, keeps the part of path
+// fileDiffWindow reads the diff a line at a time, finds the part of path
 // (from its "diff --git" line to the next file's) and returns the window
-// of that part from offset.
+// of that part from offset. Only the window's bytes are kept: those
+// before offset are counted, not held.
 func fileDiffWindow(ctx context.Context, c *forgejo.Client, apiPath, path string, offset int64, budget int, narrow string) (DiffWindow, error) {
 	var part strings.Builder
 	var files []string
+	var partLen int64 // bytes of path's part seen, from its header
 	found, inFile := false, false
 	want := offset + int64(budget) + 1
 	err := c.DoLines(ctx, "/api/v1"+apiPath, maxDiffSkip, func(b []byte, _ int64) bool {
@@ -119,15 +121,22 @@ func fileDiffWindow(ctx context.Context, c *forgejo.Client, apiPath, path string
 			inFile = headerNames(line, path)
 			found = inFile
 			if len(files) < maxListedFiles {
-				files = append(files, headerFile(line))
+				files = append(files, forgejo.Clip(headerFile(line)))
 			}
 		}
-		if inFile {
-			part.Write(b)
-			part.WriteByte('\n')
-			return int64(part.Len()) < want
+		if !inFile {
+			return true
 		}
-		return true
+		start, end := partLen, partLen+int64(len(b))+1
+		partLen = end
+		if end > offset { // the window starts in this line, or began before
+			from := max(offset-start, 0)
+			if from < int64(len(b)) {
+				part.Write(b[from:])
+			}
+			part.WriteByte('\n')
+		}
+		return partLen < want
 	})
 	if err != nil {
 		return DiffWindow{}, err
@@ -135,11 +144,10 @@ func fileDiffWindow(ctx context.Context, c *forgejo.Client, apiPath, path string
 	if !found {
 		return DiffWindow{}, fmt.Errorf("no file %q in this diff; it changes %s (%s lists them all)", path, strings.Join(files, ", "), narrow)
 	}
-	text := part.String()
-	if offset >= int64(len(text)) {
+	if offset >= partLen {
 		return DiffWindow{Offset: offset, Note: "offset is at or past the end of this file's diff"}, nil
 	}
-	text = strings.ToValidUTF8(text[offset:], "\uFFFD")
+	text := strings.ToValidUTF8(part.String(), "\uFFFD")
 	out := window(text, offset, budget)
 	if out.NextOffset > 0 {
 		out.Note = fmt.Sprintf("%s's diff cut at byte %d of it; read on with path and offset=%d", path, out.NextOffset, out.NextOffset)

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"codeberg.org/forgejo-mcp/forgejo-mcp/internal/costcheck"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/internal/fakeforge"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
 )
@@ -122,4 +123,20 @@ func TestReadDiffWindowFailure(t *testing.T) {
 	_, err := tool.ReadDiffWindow(context.Background(), f.Client(), "/missing.diff", tool.NewArgs(map[string]any{}), "get_x")
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "404")
+}
+
+// TestOneFilesDiffHoldsOnlyItsWindow: reading a file's part from far into
+// it holds the window, not the part before it (10 MiB held and copied
+// twice before).
+func TestOneFilesDiffHoldsOnlyItsWindow(t *testing.T) {
+	diff := []byte("diff --git a/x b/x\n" + strings.Repeat("+"+strings.Repeat("z", 99)+"\n", 120_000))
+	f := fakeforge.New(t)
+	f.Handle("GET /api/v1/d.diff", func(w http.ResponseWriter, r *http.Request) { _, _ = w.Write(diff) })
+	offset := 10 << 20
+	var got tool.DiffWindow
+	var err error
+	cost := costcheck.Measure(func() { got, err = readDiff(t, f, map[string]any{"path": "x", "offset": offset}) })
+	require.NoError(t, err)
+	assert.Equal(t, string(diff[offset:offset+len(got.Diff)]), got.Diff)
+	assert.Less(t, cost.Alloc, int64(4<<20), "allocated")
 }

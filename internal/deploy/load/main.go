@@ -71,7 +71,7 @@ func run(replicas, nUsers int, d time.Duration, levels string, args []string) er
 		return err
 	}
 	fmt.Printf("# %d replicas behind nginx, %d users, %s per phase, replica flags %q\n\n", replicas, nUsers, d, args)
-	fmt.Println("| clients | path | calls/s | p50 | p99 | errors by kind | peak RSS per replica |")
+	fmt.Println("| clients | path | calls/s | p50 | p99 | errors by kind | peak RSS per replica (calls it answered) |")
 	fmt.Println("|---:|---|---:|---:|---:|---|---|")
 	for _, level := range strings.Split(levels, ",") {
 		var clients int
@@ -103,7 +103,9 @@ func run(replicas, nUsers int, d time.Duration, levels string, args []string) er
 				_, _ = mcp(context.Background(), tok)
 			}
 		}
+		mark := len(c.AccessLog())
 		s := measure(clients, tokens, d, mcp)
+		served := c.Served(mark)
 		var rss []string
 		for _, r := range c.Replicas {
 			n, err := r.PeakRSS()
@@ -111,7 +113,7 @@ func run(replicas, nUsers int, d time.Duration, levels string, args []string) er
 				rss = append(rss, "?")
 				continue
 			}
-			rss = append(rss, fmt.Sprintf("%.1f MiB", float64(n)/(1<<20)))
+			rss = append(rss, fmt.Sprintf("%.1f MiB (%d calls)", float64(n)/(1<<20), served[r.Addr]))
 		}
 		c.Close()
 		fmt.Println(s.row(clients, "MCP get_my_user_info via nginx", strings.Join(rss, ", ")))
