@@ -176,8 +176,24 @@ func runCLI(ctx context.Context, before, after []string, std IO, env Env) int {
 		return ExitUsage
 	}
 	from.note(std, def, args)
-	if !cf.yes && def.Annotations.Destructive && isTerminalReader(std.In) {
-		if !confirm(std, def, args) {
+	runner.Callable = func() []tool.Def {
+		if selecting {
+			return defs
+		}
+		return inventory()
+	}
+	asked, askedArgs := def, args
+	if def.Forward != nil {
+		// call_tool asks what the tool it calls would ask; naming no
+		// tool it can call, it fails before anything is sent.
+		target, inner, ok := tool.DispatchTarget(def, args, runner.Callable())
+		asked, askedArgs = target, inner
+		if !ok {
+			asked = tool.Def{}
+		}
+	}
+	if !cf.yes && asked.Annotations.Destructive && isTerminalReader(std.In) {
+		if !confirm(std, asked, askedArgs) {
 			fmt.Fprintln(std.Err, "forgejo-mcp: not confirmed; nothing was sent (--yes skips the question)")
 			return ExitToolError
 		}

@@ -100,3 +100,39 @@ func TestConfirmDestructive(t *testing.T) {
 	assert.Equal(t, ExitOK, code, errb.String())
 	assert.False(t, strings.Contains(errb.String(), "[y/N]"), "a read is never asked")
 }
+
+// TestConfirmThroughCallTool: call_tool asks what the tool it calls would
+// ask: a destructive call is confirmed first, a read is not.
+func TestConfirmThroughCallTool(t *testing.T) {
+	f := fakeforge.New(t)
+	f.JSON("DELETE /api/v1/repos/o/r/releases/5", 204, nil)
+	f.JSON("GET /api/v1/repos/o/r/issues/3", 200, map[string]any{"number": 3, "title": "t", "state": "open", "user": map[string]any{"login": "a"}})
+	env := fakeEnv(f)
+	call := func(answer, name, arguments string) run {
+		master, tty := openPTY(t)
+		_, err := master.WriteString(answer)
+		require.NoError(t, err)
+		var out, errb bytes.Buffer
+		code := Main(context.Background(), []string{"--cli", "call_tool", "--name", name, "--arguments", arguments},
+			IO{In: tty, Out: &out, Err: &errb}, func(k string) string { return env[k] })
+		return run{code, out.String(), errb.String()}
+	}
+	r := call("n\n", "delete_release", `{"owner":"o","repo":"r","release_id":5}`)
+	assert.Equal(t, ExitToolError, r.code, r.err)
+	assert.Contains(t, r.err, "delete_release changes or deletes what exists on the forge: o/r release_id=5\nDelete a release? [y/N] ")
+	assert.Empty(t, f.Requests(), "nothing was sent")
+
+	r = call("y\n", "delete_release", `{"owner":"o","repo":"r","release_id":5}`)
+	assert.Equal(t, ExitOK, r.code, r.err)
+	require.Len(t, f.Requests(), 1)
+	assert.Equal(t, "DELETE", f.Requests()[0].Method)
+
+	r = call("", "get_issue_by_index", `{"owner":"o","repo":"r","index":3}`)
+	assert.Equal(t, ExitOK, r.code, r.err)
+	assert.NotContains(t, r.err, "[y/N]", "a read is never asked")
+	assert.Contains(t, r.out, `"title"`)
+
+	r = call("", "get_issue_by_index", `not json`)
+	assert.Equal(t, ExitUsage, r.code, r.err)
+	assert.Contains(t, r.err, "must be a JSON object")
+}

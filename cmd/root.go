@@ -108,6 +108,16 @@ func Main(ctx context.Context, args []string, std IO, env Env) int {
 		return serveHTTP(ctx, &cfg, defs, logger)
 	}
 	runner := cfg.runner(logger)
+	// The meta-tools reach the selection before its default narrows the
+	// list: every tool, unless --toolsets or --tools name some.
+	callable := defs
+	if !cfg.DynamicToolsets {
+		if callable, err = tool.Select(all, cfg.selection()); err != nil {
+			fmt.Fprintln(std.Err, "forgejo-mcp:", err)
+			return ExitUsage
+		}
+	}
+	runner.Callable = func() []tool.Def { return callable }
 	var s *server.MCPServer
 	if cfg.DynamicToolsets {
 		start, err := tool.Select(all, cfg.serverSelection())

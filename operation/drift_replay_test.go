@@ -51,12 +51,29 @@ var replayArgs = map[string]map[string]any{
 // answered by other tools' exchanges before), and Forgejo 15.0.3 was swept
 // whole: every tool is covered on every full recording.
 var replayUncovered = map[string]map[string]string{
-	"forgejo-13.0.5": {},
-	"forgejo-15.0.3": {},
-	"gitea-1.26.0":   {},
+	"forgejo-13.0.5": actionsConfigUnswept(),
+	"forgejo-15.0.3": actionsConfigUnswept(),
+	"gitea-1.26.0":   actionsConfigUnswept(),
 	// A partial recording (fakeforge.PartialRecordings): only the tools it
 	// swept are driven, and all of them succeeded live.
 	"forgejo-10.0.0-dev-456d05998231+gitea-1.22.0": {},
+}
+
+// actionsConfigUnswept are the Actions secret and variable tools of
+// issue 29, which no recording has yet: scripts/record-sweep records them
+// (internal/recorder/sweep) on any forge.
+func actionsConfigUnswept() map[string]string {
+	const notSwept = "not swept yet: scripts/record-sweep records it (issue 29)"
+	return map[string]string{
+		"list_repo_action_secrets":    notSwept,
+		"upsert_repo_action_secret":   notSwept,
+		"delete_repo_action_secret":   notSwept,
+		"list_repo_action_variables":  notSwept,
+		"get_repo_action_variable":    notSwept,
+		"create_repo_action_variable": notSwept,
+		"update_repo_action_variable": notSwept,
+		"delete_repo_action_variable": notSwept,
+	}
 }
 
 // replayArgsOn are the arguments one recording's sweep gave a tool where

@@ -12,6 +12,8 @@ import (
 // TestResponseShapesMatchOrAreDeclared asks for an entry when a tool's
 // SDK call answers a definition missing here.
 var sdkTypes = map[string]reflect.Type{
+	"ActionVariable":     reflect.TypeFor[sdk.ActionVariable](),
+	"Secret":             reflect.TypeFor[sdk.Secret](),
 	"Branch":             reflect.TypeFor[sdk.Branch](),
 	"CommitStatus":       reflect.TypeFor[sdk.Status](),
 	"GitTreeResponse":    reflect.TypeFor[sdk.GitTreeResponse](),

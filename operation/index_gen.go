@@ -203,6 +203,18 @@ func domainOf(name string) int {
 		"delete_repo_hook",
 		"test_repo_hook":
 		return 14
+	case "search_tools",
+		"call_tool":
+		return 15
+	case "list_repo_action_secrets",
+		"upsert_repo_action_secret",
+		"delete_repo_action_secret",
+		"list_repo_action_variables",
+		"get_repo_action_variable",
+		"create_repo_action_variable",
+		"update_repo_action_variable",
+		"delete_repo_action_variable":
+		return 16
 	}
 	return -1
 }

@@ -4,9 +4,11 @@ package operation
 
 import (
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/actions"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/actionsconfig"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/attachment"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/branchprotection"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/issue"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/meta"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/org"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/pull"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/release"
@@ -40,6 +42,8 @@ func domains() []func() []tool.Def {
 		branchprotection.Tools,
 		actions.Tools,
 		webhook.Tools,
+		meta.Tools,
+		actionsconfig.Tools,
 	}
 }
 

@@ -58,6 +58,10 @@ func ToolsetScopes() []ToolsetScope {
 		{"branch-protection", []string{"read:repository"}, []string{"write:repository"}},
 		{"actions", []string{"read:repository"}, []string{"write:repository"}},
 		{"webhook", []string{"read:repository"}, []string{"write:repository"}},
+		// The meta-tools call no route of their own: call_tool needs the
+		// scopes of the tool it calls.
+		{"meta", nil, nil},
+		{"actions-config", []string{"read:repository"}, []string{"write:repository"}},
 	}
 }
 

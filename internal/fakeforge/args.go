@@ -35,6 +35,8 @@ func ValidArgs(t *testing.T, d tool.Def) map[string]any {
 			candidates = []any{[]any{validItem(t, d, p)}}
 		case p.Type == tool.TypeMap:
 			candidates = []any{map[string]any{"x": "o1"}}
+		case p.Type == tool.TypeJSON:
+			candidates = []any{map[string]any{}}
 		default:
 			candidates = []any{base64.StdEncoding.EncodeToString([]byte("hello")), "o1", "main", "docs/readme.md", "hello.txt", "x", "2026-01-02",
 				"0123456789abcdef0123456789abcdef01234567"}

@@ -185,7 +185,11 @@ func New(o Options) (*Server, error) {
 		}
 		return nil, errors.New("no forge identity for this request; this is a bug in forgejo-mcp, please report it")
 	}
-	ms := mcpserver.New(boundHandlers(o.Defs), &runner)
+	bound := boundHandlers(o.Defs)
+	// The meta-tools reach what the server offers, narrowed per request
+	// by its own selection headers (serveMCP).
+	runner.Callable = func() []tool.Def { return bound }
+	ms := mcpserver.New(bound, &runner)
 	s.mcp = server.NewStreamableHTTPServer(ms,
 		// No session ID is minted or checked: any replica serves any
 		// request, and nothing accumulates per client.
@@ -293,7 +297,7 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	allow, err := s.selector.allowed(r.Header)
+	allow, callable, err := s.selector.allowed(r.Header)
 	if err != nil {
 		http.Error(w, "400 Bad Request: "+err.Error(), http.StatusBadRequest)
 		return
@@ -320,7 +324,8 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) {
 	ctx, _ := withVerdict(r.Context())
 	ctx = context.WithValue(ctx, addrKey{}, addr)
 	ctx = tool.WithCaller(context.WithValue(ctx, identityKey{}, id), caller)
-	r = r.WithContext(tool.WithInlineCap(tool.WithAllowed(ctx, allow), inline))
+	ctx = tool.WithReadOnly(tool.WithAllowed(ctx, allow), s.selector.readOnly(r.Header))
+	r = r.WithContext(tool.WithCallable(tool.WithInlineCap(ctx, inline), callable))
 	if r.Method != http.MethodPost {
 		s.mcp.ServeHTTP(w, r)
 		return

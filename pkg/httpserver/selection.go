@@ -37,20 +37,36 @@ func newSelector(defs []tool.Def, initial []string) *selector {
 }
 
 // allowed returns the names of the tools the request may see and call, or
-// nil when it sends no selection header (everything the server offers).
-// A name the server does not offer is an error rather than ignored, so a
-// typo in a client's configuration shows up instead of silently hiding
-// tools; the message does not reveal tools the server left out.
-func (s *selector) allowed(h http.Header) (map[string]bool, error) {
+// nil when it sends no selection header (everything the server offers),
+// and those the meta-tools may reach for it (tool.WithCallable): the same
+// selection without the server's default toolsets, which narrow only what
+// is listed. A name the server does not offer is an error rather than
+// ignored, so a typo in a client's configuration shows up instead of
+// silently hiding tools; the message does not reveal tools the server left
+// out.
+func (s *selector) allowed(h http.Header) (allow, callable map[string]bool, err error) {
 	if err := checkSelectionHeaders(h); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	toolsets, tools, exclude := headerList(h, HeaderToolsets), headerList(h, HeaderTools), headerList(h, HeaderExcludeTools)
-	ro, roSet := h.Get(HeaderReadonly), len(h.Values(HeaderReadonly)) > 0
-	if toolsets == nil && tools == nil {
+	toolsets, tools := headerList(h, HeaderToolsets), headerList(h, HeaderTools)
+	named := toolsets != nil || tools != nil
+	if !named {
 		// Naming tools reaches them whatever their toolset.
 		toolsets = s.initial
 	}
+	if allow, err = s.narrow(h, toolsets, tools); err != nil || named {
+		return allow, allow, err
+	}
+	callable, err = s.narrow(h, nil, nil)
+	return allow, callable, err
+}
+
+// narrow returns the names of the tools the request's headers keep,
+// with toolsets and tools in place of its own lists; nil when nothing
+// narrows.
+func (s *selector) narrow(h http.Header, toolsets, tools []string) (map[string]bool, error) {
+	exclude := headerList(h, HeaderExcludeTools)
+	ro, roSet := h.Get(HeaderReadonly), len(h.Values(HeaderReadonly)) > 0
 	if toolsets == nil && tools == nil && exclude == nil && !roSet {
 		return nil, nil
 	}
@@ -91,6 +107,13 @@ func (s *selector) allowed(h http.Header) (map[string]bool, error) {
 		allow[d.Name] = true
 	}
 	return allow, nil
+}
+
+// readOnly reports whether the request narrows itself to read-only tools
+// (a header allowed has already accepted).
+func (s *selector) readOnly(h http.Header) bool {
+	b, err := strconv.ParseBool(strings.TrimSpace(h.Get(HeaderReadonly)))
+	return err == nil && b
 }
 
 // headerWords name the selection's knobs as a request sets them.

@@ -4,6 +4,7 @@ package mcpserver
 
 import (
 	"context"
+	"fmt"
 	"slices"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -73,10 +74,36 @@ func suggestUnknownTool(defs []tool.Def, r *tool.Runner) server.OnBeforeCallTool
 		names[i] = d.Name
 	}
 	return func(ctx context.Context, _ any, req *mcp.CallToolRequest) {
-		if req == nil || offered[req.Params.Name] {
+		if req == nil {
+			return
+		}
+		if offered[req.Params.Name] {
+			// Offered, but the request may have narrowed it away (over
+			// HTTP, X-MCP-* headers): mcp-go answers not found.
+			if !tool.Allowed(ctx, req.Params.Name) && viaMeta(ctx, r, offered, req.Params.Name) {
+				req.Params.Name += " (not listed: call it through call_tool)"
+			}
 			return
 		}
 		name := forgejo.Clip(r.Redact(ctx, req.Params.Name))
+		if viaMeta(ctx, r, offered, req.Params.Name) {
+			req.Params.Name = fmt.Sprintf("%s (not listed: call it through call_tool)", name)
+			return
+		}
 		req.Params.Name = tool.UnknownToolName(name, tool.Suggest(req.Params.Name, names))
 	}
+}
+
+// viaMeta reports whether a tool that is not listed can be called through
+// call_tool: the meta-tool is offered to the request and reaches it.
+func viaMeta(ctx context.Context, r *tool.Runner, offered map[string]bool, name string) bool {
+	if !offered["call_tool"] || !tool.Allowed(ctx, "call_tool") {
+		return false
+	}
+	for _, d := range r.CallableFor(ctx) {
+		if d.Name == name && d.Forward == nil {
+			return true
+		}
+	}
+	return false
 }

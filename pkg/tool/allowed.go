@@ -40,11 +40,32 @@ func FilterAllowed(ctx context.Context, tools []mcp.Tool) []mcp.Tool {
 	if !ok {
 		return tools
 	}
+	ro, _ := ctx.Value(readOnlyKey{}).(bool)
 	out := make([]mcp.Tool, 0, len(allow))
 	for _, t := range tools {
-		if allow[t.Name] {
-			out = append(out, t)
+		if !allow[t.Name] {
+			continue
 		}
+		if ro && (t.Annotations.ReadOnlyHint == nil || !*t.Annotations.ReadOnlyHint) {
+			// Only a forwarding tool (call_tool) is allowed in a
+			// read-only request without being read-only: it reaches
+			// only the read-only tools the request allows (Select).
+			t.Annotations = Read().hints()
+		}
+		out = append(out, t)
 	}
 	return out
+}
+
+type readOnlyKey struct{}
+
+// WithReadOnly marks ctx's request as narrowed to read-only tools (over
+// HTTP, X-MCP-Readonly: true), so that FilterAllowed describes the
+// forwarding tool it keeps as read-only, as Select does for a server's
+// --read-only.
+func WithReadOnly(ctx context.Context, readOnly bool) context.Context {
+	if !readOnly {
+		return ctx
+	}
+	return context.WithValue(ctx, readOnlyKey{}, true)
 }

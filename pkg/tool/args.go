@@ -238,6 +238,8 @@ func (p Param) coerce(v any, show func(string) string) (any, error) {
 		return p.coerceObjects(v, show)
 	case TypeMap:
 		return p.coerceMap(v, show)
+	case TypeJSON:
+		return coerceJSON(v)
 	}
 	return nil, fmt.Errorf("has an unsupported type %q", p.Type)
 }

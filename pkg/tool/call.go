@@ -68,6 +68,10 @@ type Runner struct {
 	// a download returns in one result (inline.go); a request may lower
 	// it further. 0 means MaxInlineBytes.
 	MaxInlineBytes int64
+	// Callable returns the tools the meta-tools reach (dispatch.go): the
+	// server's selection before its default narrows tools/list; nil
+	// reaches none.
+	Callable func() []Def
 	// gate bounds concurrent calls and observes them (limit.go).
 	gate *gate
 }
@@ -75,6 +79,9 @@ type Runner struct {
 // Call runs d with raw arguments and always returns a result: failures are
 // isError results whose text says what went wrong and what to do.
 func (r *Runner) Call(ctx context.Context, d Def, raw any) *mcp.CallToolResult {
+	if d.Forward != nil {
+		return r.forward(ctx, d, raw)
+	}
 	start := time.Now()
 	// The identity is known before anything else runs, so every text that
 	// leaves, a validation error echoing an argument included, can be
@@ -175,7 +182,7 @@ func (r *Runner) call(ctx context.Context, d Def, raw any, client *forgejo.Clien
 	}
 	trusted, hctx := r.startTrust(ctx, d, args, client)
 	defer trusted.wait()
-	res, err = d.Handler(hctx, client, args)
+	res, err = d.Handler(r.withReach(hctx), client, args)
 	r.overran(ctx, d.Name)
 	switch {
 	case err != nil:

@@ -120,17 +120,18 @@ func TestRunnerNeedsForge(t *testing.T) {
 }
 
 // TestAnnotationHints: a hint at the spec's default is left out, except
-// destructiveHint, whose default (true) would misdescribe most tools.
+// destructiveHint, whose default (true) would misdescribe most tools; so
+// is idempotentHint on a read-only tool, which the spec gives no meaning.
 func TestAnnotationHints(t *testing.T) {
 	for _, c := range []struct {
 		a    tool.Annotations
 		want string
 	}{
-		{tool.Read(), `{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true}`},
+		{tool.Read(), `{"readOnlyHint":true,"destructiveHint":false}`},
 		{tool.Write(false), `{"destructiveHint":false}`},
 		{tool.Write(true), `{"destructiveHint":false,"idempotentHint":true}`},
 		{tool.Destroy(true), `{"destructiveHint":true,"idempotentHint":true}`},
-		{tool.Annotations{ReadOnly: true, Idempotent: true}, `{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint":false}`},
+		{tool.Annotations{ReadOnly: true, Idempotent: true}, `{"readOnlyHint":true,"destructiveHint":false,"openWorldHint":false}`},
 	} {
 		b, err := json.Marshal(tool.Def{Name: "t", Annotations: c.a}.MCPTool().Annotations)
 		require.NoError(t, err)
@@ -146,7 +147,7 @@ func TestMCPToolSchema(t *testing.T) {
 	require.NoError(t, err)
 	assert.JSONEq(t, `{
 	  "name": "t", "description": "Does t",
-	  "annotations": {"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true},
+	  "annotations": {"readOnlyHint": true, "destructiveHint": false},
 	  "inputSchema": {"type": "object", "additionalProperties": false, "required": ["owner", "repo", "index"],
 	    "properties": {
 	      "owner": {"type": "string", "description": "User or org"},

@@ -61,8 +61,13 @@ func Select(all []Def, s Selection) ([]Def, error) {
 		case len(toolsets) > 0 && !toolsets[d.Toolset.ID]:
 		case len(keep) > 0 && !keep[d.Name]:
 		case drop[d.Name]:
-		case s.ReadOnly && !d.Annotations.ReadOnly:
+		case s.ReadOnly && !d.Annotations.ReadOnly && d.Forward == nil:
 		default:
+			if s.ReadOnly && d.Forward != nil {
+				// It reaches only the read-only tools the same
+				// selection keeps, so it only reads.
+				d.Annotations = Annotations{ReadOnly: true, Idempotent: true, OpenWorld: true}
+			}
 			out = append(out, d)
 		}
 	}

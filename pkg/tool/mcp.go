@@ -40,7 +40,9 @@ func (d Def) MCPTool() mcp.Tool {
 
 // hints are the annotations as sent: a hint whose value is the spec's
 // default (readOnlyHint and idempotentHint false, openWorldHint true) is
-// left out, since every byte of tools/list lands in the agent's context.
+// left out, since every byte of tools/list lands in the agent's context,
+// and so is idempotentHint on a read-only tool, where the specification
+// says it has no meaning (a read changes nothing, however often it runs).
 // destructiveHint is always sent: its default, true, would be wrong for
 // most tools, and a client that ignores defaults must not assume it.
 func (a Annotations) hints() mcp.ToolAnnotation {
@@ -48,7 +50,7 @@ func (a Annotations) hints() mcp.ToolAnnotation {
 	if a.ReadOnly {
 		h.ReadOnlyHint = &a.ReadOnly
 	}
-	if a.Idempotent {
+	if a.Idempotent && !a.ReadOnly {
 		h.IdempotentHint = &a.Idempotent
 	}
 	if !a.OpenWorld {
@@ -62,6 +64,9 @@ func (p Param) schema() map[string]any {
 		return p.objectsSchema()
 	}
 	s := map[string]any{"type": string(p.Type), "description": p.Description}
+	if p.Type == TypeJSON {
+		s["type"] = "object"
+	}
 	if p.Type == TypeList {
 		s["items"] = map[string]any{"type": "string"}
 	}

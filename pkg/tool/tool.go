@@ -62,6 +62,10 @@ type Def struct {
 	// itself (an issue attachment's name is its issue's author's), for
 	// author marks and lockdown; nil for none.
 	TextBy *TextBy
+	// Forward, set on the meta-tool call_tool, names the tool a call runs
+	// in its place and that tool's arguments (dispatch.go); its Handler is
+	// never reached through a Runner.
+	Forward Forward
 }
 
 // Annotations are the behaviour hints sent to clients. Every tool sets all

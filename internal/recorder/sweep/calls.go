@@ -14,6 +14,10 @@ var swept = []string{
 	"add_issue_reaction", "list_issue_reactions", "remove_issue_reaction",
 	"add_pull_review_comments", "reply_to_pull_review_comment", "delete_pull_review_comment",
 	"undismiss_pull_review", "update_pull_request_branch", "cancel_auto_merge", "get_ci_status",
+	// Issue 29: a repository's Actions secrets and variables.
+	"upsert_repo_action_secret", "list_repo_action_secrets", "delete_repo_action_secret",
+	"create_repo_action_variable", "get_repo_action_variable", "list_repo_action_variables",
+	"update_repo_action_variable", "delete_repo_action_variable",
 }
 
 // sweep calls every tool in swept at least once; list tools also with
@@ -80,6 +84,17 @@ func (f *forge) sweep(ctx context.Context) error {
 		{"get_ci_status", func() map[string]any { return with(map[string]any{"ref": "feature"}) }},
 		{"update_pull_request_branch", func() map[string]any { return onPull(map[string]any{}) }},
 		{"cancel_auto_merge", func() map[string]any { return with(map[string]any{"index": f.auto}) }},
+		{"upsert_repo_action_secret", func() map[string]any { return with(map[string]any{"name": "SWEEP_SECRET", "value": "sweep-value"}) }},
+		{"upsert_repo_action_secret", func() map[string]any { return with(map[string]any{"name": "SWEEP_SECRET", "value": "sweep-value-2"}) }},
+		{"list_repo_action_secrets", func() map[string]any { return repo }},
+		{"list_repo_action_secrets", func() map[string]any { return with(map[string]any{"limit": 1}) }},
+		{"delete_repo_action_secret", func() map[string]any { return with(map[string]any{"name": "SWEEP_SECRET"}) }},
+		{"create_repo_action_variable", func() map[string]any { return with(map[string]any{"name": "SWEEP_VAR", "value": "one"}) }},
+		{"get_repo_action_variable", func() map[string]any { return with(map[string]any{"name": "SWEEP_VAR"}) }},
+		{"update_repo_action_variable", func() map[string]any { return with(map[string]any{"name": "SWEEP_VAR", "value": "two"}) }},
+		{"list_repo_action_variables", func() map[string]any { return repo }},
+		{"list_repo_action_variables", func() map[string]any { return with(map[string]any{"limit": 1}) }},
+		{"delete_repo_action_variable", func() map[string]any { return with(map[string]any{"name": "SWEEP_VAR"}) }},
 	}
 	called := map[string]bool{}
 	for _, c := range calls {
