@@ -204,7 +204,9 @@ func TestScopeRefusesBeforeAnythingIsSent(t *testing.T) {
 			}
 			refused := 0
 			for _, d := range operation.All() {
-				if d.Reach.Kind == tool.ReachAccount || d.Reach.Kind == tool.ReachResults {
+				if d.Reach.Kind == tool.ReachAccount || d.Reach.Kind == tool.ReachResults || d.Offline {
+					// Offline tools read no repository (the meta-tools:
+					// call_tool's own call is held below).
 					continue
 				}
 				before := len(f.Requests())
@@ -224,6 +226,18 @@ func TestScopeRefusesBeforeAnythingIsSent(t *testing.T) {
 				refused++
 			}
 			assert.Greater(t, refused, 150)
+
+			// call_tool runs the tool it names through the same pipeline:
+			// the scope holds it too.
+			r.Callable = operation.All
+			call, ok := tool.Find(operation.All(), "call_tool")
+			require.True(t, ok)
+			before := len(f.Requests())
+			res := r.Call(ctx, call, map[string]any{"name": "get_issue_by_index",
+				"arguments": map[string]any{"owner": "forgeadmin", "repo": "private", "index": 1}})
+			require.True(t, res.IsError, "call_tool ran outside the scope: %s", everything(res))
+			assert.Contains(t, everything(res), "is outside the repositories this server may reach ("+source+" elsewhere/only); nothing was sent to the forge")
+			assert.Empty(t, f.Requests()[before:], "call_tool sent something outside the scope")
 		})
 	}
 }

@@ -39,7 +39,7 @@ func ciTools() []tool.Def {
 	return []tool.Def{{
 		Name: "get_ci_status", Toolset: pull.Toolset,
 		Title: "Get the CI state of a PR or ref", Output: CIState{},
-		Description: "A PR's or ref's CI in one call: statuses, Actions runs, failed jobs with their logs' end",
+		Description: "A PR's or ref's CI in one call: statuses, runs, failed jobs and their logs' end",
 		Params: []tool.Param{tool.Owner(), tool.Repo(), tool.PullIndex().Optional(),
 			tool.Str("ref", "Branch, tag or SHA, instead of index", tool.MaxLen(255))},
 		Annotations: tool.Read(), Handler: getCI,

@@ -38,7 +38,7 @@ func Tools() []tool.Def {
 		{
 			Name: "list_repo_issues", Toolset: Toolset,
 			Title: "List repository issues", Output: tool.ListPage[Issue]{},
-			Description: "List a repository's issues, newest first, without bodies (get_issue_by_index has them)",
+			Description: "List a repo's issues, newest first, without bodies (get_issue_by_index has them)",
 			Params: []tool.Param{tool.Owner(), tool.Repo(), tool.State(),
 				tool.Str("type", "Only issues or only pull requests", tool.Default("issues"), tool.OneOf("issues", "pulls", "all")),
 				tool.Strs("labels", "Label names, all required"),

@@ -76,14 +76,14 @@ func labelTools() []tool.Def {
 		{
 			Name: "add_issue_labels", Toolset: Toolset,
 			Title: "Add labels to an issue", Output: tool.Shape{"labels": []Label{}},
-			Description: "Add labels to an issue or pull request; returns all its labels",
+			Description: "Add labels to an issue or PR; returns all its labels",
 			Params:      []tool.Param{tool.Owner(), tool.Repo(), tool.Index(), labels},
 			Annotations: tool.Write(true), Handler: addIssueLabels,
 		},
 		{
 			Name: "remove_issue_labels", Toolset: Toolset,
 			Title: "Remove labels from an issue", Output: tool.Shape{"removed": []string{}},
-			Description: "Remove labels from an issue or pull request",
+			Description: "Remove labels from an issue or PR",
 			Params:      []tool.Param{tool.Owner(), tool.Repo(), tool.Index(), labels},
 			Annotations: tool.Destroy(true), Handler: removeIssueLabels,
 		},

@@ -42,7 +42,7 @@ func Tools() []tool.Def {
 	return []tool.Def{
 		{
 			Name: "search_tools", Toolset: Toolset, Title: "Search tools",
-			Description: "Find unlisted tools by words (secret, runner…): names and input schemas for call_tool",
+			Description: "Find more tools by words (secret, runner…): their schemas, for call_tool",
 			Params:      []tool.Param{tool.Str("query", "Words, or a toolset", tool.Required(), tool.MaxLen(200))},
 			Annotations: tool.Annotations{ReadOnly: true, Idempotent: true},
 			Offline:     true, Output: Result{}, Handler: search,

@@ -26,7 +26,7 @@ func editTools() []tool.Def {
 	return []tool.Def{
 		{
 			Name: "update_pull_request", Title: "Edit a pull request", Toolset: Toolset,
-			Description: "Edit a pull request; only given fields change. draft sets or removes the WIP: title prefix",
+			Description: "Edit a PR; only given fields change. draft sets or removes the WIP: title prefix",
 			Params: []tool.Param{tool.Owner(), tool.Repo(), tool.PullIndex(),
 				tool.Str("title", "New title"),
 				tool.Str("body", "New description (Markdown)"),
@@ -40,7 +40,7 @@ func editTools() []tool.Def {
 		},
 		{
 			Name: "list_pull_request_commits", Title: "List pull request commits", Toolset: Toolset,
-			Description: "List a pull request's commits: sha, first line of the message, author, date",
+			Description: "List a PR's commits: sha, message's first line, author, date",
 			Params:      []tool.Param{tool.Owner(), tool.Repo(), tool.PullIndex(), tool.Page(), tool.Limit()},
 			Annotations: tool.Read(), Handler: listPullCommits, Output: tool.ListPage[Commit]{},
 		},

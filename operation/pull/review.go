@@ -37,7 +37,7 @@ func reviewTools() []tool.Def {
 	return []tool.Def{
 		{
 			Name: "list_pull_reviews", Title: "List pull request reviews", Toolset: Toolset,
-			Description: "List a pull request's reviews and review requests",
+			Description: "List a PR's reviews and review requests",
 			Params:      []tool.Param{tool.Owner(), tool.Repo(), tool.PullIndex(), tool.Page(), tool.Limit()},
 			Annotations: tool.Read(), Handler: listReviews, Output: tool.ListPage[Review]{},
 		},
@@ -55,7 +55,7 @@ func reviewTools() []tool.Def {
 		},
 		{
 			Name: "create_pull_review", Title: "Review a pull request", Toolset: Toolset,
-			Description: "Review a pull request, with line comments",
+			Description: "Review a PR, with line comments",
 			Params: []tool.Param{tool.Owner(), tool.Repo(), tool.PullIndex(),
 				tool.Str("event", "Verdict, or PENDING: a draft to add to, then submit", tool.Default("COMMENT"),
 					tool.OneOf("APPROVE", "REQUEST_CHANGES", "COMMENT", "PENDING")),
