@@ -24,10 +24,13 @@ var Toolset = tool.Toolset{ID: "meta", Description: "Find any tool the server al
 
 // Found is one tool search_tools found.
 type Found struct {
-	Name        string          `json:"name"`
-	Kind        string          `json:"kind"`
-	Description string          `json:"description"`
-	InputSchema json.RawMessage `json:"input_schema"`
+	Name        string `json:"name"`
+	Kind        string `json:"kind"`
+	Description string `json:"description"`
+	// InputSchema is a map, not raw JSON, so that the output schema says
+	// it is an object (raw JSON would claim nothing: the Inspector's
+	// --strict warns of a schema with no keyword).
+	InputSchema map[string]any `json:"input_schema"`
 }
 
 // Result is what search_tools answers.
@@ -87,8 +90,12 @@ func search(ctx context.Context, _ *forgejo.Client, a tool.Args) (*mcp.CallToolR
 	}
 	out := Result{Tools: []Found{}, HasMore: len(ranked) > limit}
 	for _, d := range ranked[:min(limit, len(ranked))] {
-		schema, err := json.Marshal(d.MCPTool().InputSchema)
+		raw, err := json.Marshal(d.MCPTool().InputSchema)
 		if err != nil {
+			return nil, err
+		}
+		var schema map[string]any
+		if err := json.Unmarshal(raw, &schema); err != nil {
 			return nil, err
 		}
 		out.Tools = append(out.Tools, Found{Name: d.Name, Kind: tool.AnnotationSummary(d.Annotations), Description: d.Description, InputSchema: schema})

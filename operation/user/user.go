@@ -22,7 +22,7 @@ func Tools() []tool.Def {
 	return append([]tool.Def{{
 		Name: "get_my_user_info", Toolset: Toolset,
 		Title: "Get my user", Output: User{},
-		Description: "Get the user the token belongs to: login, name, email, admin flag",
+		Description: "Get the token's user: login, name, email, admin flag",
 		Annotations: tool.Read(), Handler: getMyUserInfo,
 	}}, notificationTools()...)
 }
