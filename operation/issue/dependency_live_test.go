@@ -21,9 +21,9 @@ func TestLiveIssueDependencies(t *testing.T) {
 
 	assert.JSONEq(t, fmt.Sprintf(`{"added":true,"issue":%d,"blocked_by":"%s/%s#%d"}`, blocked, owner, repo, blocker),
 		call("add_issue_dependency", map[string]any{"index": blocked, "dependency": blocker}))
-	assert.JSONEq(t, fmt.Sprintf(`{"items":[{"repo":"%s/%s","number":%d,"title":"Fix the build","state":"open"}],"page":1,"has_more":false}`, owner, repo, blocker),
+	assert.JSONEq(t, fmt.Sprintf(`{"items":[{"repo":"%s/%s","number":%d,"title":"Fix the build","state":"open","author":"%s"}],"page":1,"has_more":false}`, owner, repo, blocker, owner),
 		call("list_issue_dependencies", map[string]any{"index": blocked}))
-	assert.JSONEq(t, fmt.Sprintf(`{"items":[{"repo":"%s/%s","number":%d,"title":"Ship it","state":"open"}],"page":1,"has_more":false}`, owner, repo, blocked),
+	assert.JSONEq(t, fmt.Sprintf(`{"items":[{"repo":"%s/%s","number":%d,"title":"Ship it","state":"open","author":"%s"}],"page":1,"has_more":false}`, owner, repo, blocked, owner),
 		call("list_issue_dependents", map[string]any{"index": blocker}))
 	assert.Contains(t, call("list_issue_dependents", map[string]any{"index": blocked}), `"items":[]`)
 
