@@ -59,7 +59,7 @@ func (x *extractor) cacheFont(key string, f *font) {
 func (x *extractor) tryFont(d pdfobj.Dict) (f *font, ok bool) {
 	defer func() {
 		if r := recover(); r != nil {
-			if s, isStop := r.(pdfobj.Stop); isStop && spent(s.Err) && (len(x.fonts) > 0 || len(x.cmaps) > 0) {
+			if s, isStop := r.(pdfobj.Stop); isStop && spent(s.Err) && x.droppable() {
 				f, ok = nil, false
 				return
 			}
@@ -67,6 +67,11 @@ func (x *extractor) tryFont(d pdfobj.Dict) (f *font, ok bool) {
 		}
 	}()
 	return x.loadFont(d), true
+}
+
+// droppable reports fonts or CMaps loaded that dropFonts could drop.
+func (x *extractor) droppable() bool {
+	return len(x.fonts) > 0 || len(x.cmaps) > 0 || len(x.collections) > 0
 }
 
 // dropFonts forgets every font loaded (and with cmaps every CMap),
@@ -86,6 +91,13 @@ func (x *extractor) dropFonts(cmaps bool) {
 			}
 		}
 		clear(x.cmaps)
+		for _, m := range x.collections {
+			if m != nil {
+				x.mem.Give(m.cost)
+				m.cost = 0
+			}
+		}
+		clear(x.collections)
 	}
 	x.work.Evicted++
 }

@@ -26,7 +26,13 @@ type font struct {
 	scale    float64 // glyph units to text space: 0.001, or a Type 3 matrix
 	space    float64 // the width of a space, in text space units (× size)
 	vertical bool
-	cost     int64 // bytes charged to the budget for it (its CMaps apart)
+	// A CID-keyed font of one of Adobe's CJK collections: the name of the
+	// collection's CID to Unicode CMap, read (by readColl) when a code
+	// first needs it, then coll.
+	collection string
+	readColl   func() *cmap
+	coll       *cmap
+	cost       int64 // bytes charged to the budget for it (its CMaps apart)
 }
 
 // costFont is what a font holds (its tables of 256 names and widths).
@@ -248,18 +254,30 @@ func (x *extractor) programEncoding(s *pdfobj.Stream) (enc [256]string, found bo
 func (x *extractor) loadType0(ft *font, f pdfobj.Dict) {
 	d := x.doc
 	ft.simple = false
+	knownCIDs := false // codes whose CIDs this reader knows
 	switch e := d.Get(f, "Encoding").(type) {
 	case pdfobj.Name:
 		name := string(e)
 		ft.vertical = strings.HasSuffix(name, "-V")
 		ft.ucs2 = strings.Contains(name, "UCS2") || strings.Contains(name, "UTF16")
+		knownCIDs = name == "Identity-H" || name == "Identity-V"
 	case *pdfobj.Stream:
 		ft.enc = x.cmapOf(e)
 		if wm, _ := d.Int(e.Dict["WMode"]); wm == 1 {
 			ft.vertical = true
 		}
+		knownCIDs = true
 	}
 	desc := d.Dict(d.GetArray(f, "DescendantFonts").At(0))
+	if knownCIDs {
+		info := d.GetDict(desc, "CIDSystemInfo")
+		reg, _ := d.Get(info, "Registry").(pdfobj.String)
+		ord, _ := d.Get(info, "Ordering").(pdfobj.String)
+		if name := collectionOf(string(reg), string(ord)); name != "" {
+			ft.collection = name
+			ft.readColl = func() *cmap { return x.collection(name) }
+		}
+	}
 	ft.missing = 1000
 	if v, ok := d.Num(desc["DW"]); ok {
 		ft.missing = v
@@ -278,6 +296,8 @@ func (ft *font) spaceWidth() float64 {
 		}
 	} else if ft.ucs2 {
 		w = ft.cidWidth(ucs2CID(' ')) * ft.scale
+	} else if ft.enc == nil && ft.collection != "" {
+		w = ft.cidWidth(1) * ft.scale // CID 1: the space of Adobe's collections
 	} else if ft.enc == nil {
 		w = ft.cidWidth(3) * ft.scale // CID 3: the space of most TrueType-based fonts
 		if ft.toUni != nil {
@@ -350,10 +370,11 @@ func (ft *font) glyphs(raw []byte, out []glyph, mem *pdfobj.Budget) []glyph {
 		n = min(n, len(raw))
 		code := codeOf(raw[:n])
 		raw = raw[n:]
-		cid := int(code)
+		cid, known := int(code), n == 2 // known: the CID the encoding gives
 		switch {
 		case ft.enc != nil:
-			if c, ok := ft.enc.cid(n, code); ok {
+			var c int
+			if c, known = ft.enc.cid(n, code); known {
 				cid = c
 			}
 		case ft.ucs2:
@@ -364,10 +385,25 @@ func (ft *font) glyphs(raw []byte, out []glyph, mem *pdfobj.Budget) []glyph {
 			g.text = t
 		} else if ft.ucs2 {
 			g.text = string(utf16.Decode([]uint16{uint16(code)}))
+		} else if t, ok := ft.collectionText(cid, known); ok {
+			g.text = t
 		}
 		out = append(out, g)
 	}
 	return out
+}
+
+// collectionText is the text of cid in the font's character collection,
+// which it reads the first time; none for a code whose CID the encoding
+// does not give (known false).
+func (ft *font) collectionText(cid int, known bool) (string, bool) {
+	if !known || cid < 0 || cid > 0xFFFF {
+		return "", false
+	}
+	if ft.readColl != nil {
+		ft.coll, ft.readColl = ft.readColl(), nil
+	}
+	return ft.coll.lookup(2, uint32(cid))
 }
 
 // lookup is text on a possibly absent CMap.

@@ -95,6 +95,11 @@ func FuzzFont(f *testing.F) {
 		{"/Subtype /Type0 /BaseFont /Noto /Encoding /Identity-H /DescendantFonts [9 0 R] /ToUnicode 6 0 R", "", "/W [0 [500 600] 16 18 700] /DW 1000", "<00410003001000110012> Tj"},
 		{"/Subtype /Type0 /BaseFont /Mincho /Encoding /UniJIS-UCS2-H /DescendantFonts [9 0 R]", "", "/W [1 95 500]", "<00480069> Tj"},
 		{"/Subtype /Type0 /BaseFont /Hostile /Encoding 6 0 R /DescendantFonts [9 0 R]", "", "/W [0 [1 2 3]]", "<0001000200030004> Tj"},
+		// Adobe's CJK collections (a later CIDSystemInfo wins): CIDs read
+		// through the collection's CMap where ToUnicode has none.
+		{"/Subtype /Type0 /BaseFont /Myungjo /Encoding /Identity-H /DescendantFonts [9 0 R]", "", "/CIDSystemInfo << /Registry (Adobe) /Ordering (Korea1) /Supplement 2 >> /DW 1000", "<043E0001FFFF> Tj"},
+		{"/Subtype /Type0 /BaseFont /Mincho /Encoding /Identity-V /DescendantFonts [9 0 R] /ToUnicode 6 0 R", "", "/CIDSystemInfo << /Registry (Adobe) /Ordering (Japan1) /Supplement 6 >>", "<0041034B0010> Tj"},
+		{"/Subtype /Type0 /BaseFont /Song /Encoding 6 0 R /DescendantFonts [9 0 R]", "", "/CIDSystemInfo << /Registry (Adobe) /Ordering (GB1) /Supplement 5 >>", "<00410003> Tj"},
 	} {
 		f.Add(tc.font, tc.desc, tc.cid, cmap, []byte("/Encoding 256 array dup 12 /fi put dup 13 /fl put readonly def eexec"), tc.text)
 	}

@@ -16,6 +16,7 @@ type extractor struct {
 	mem         *pdfobj.Budget
 	fonts       map[string]*font
 	cmaps       map[pdfobj.Ref]*cmap
+	collections map[string]*cmap // CID to Unicode CMaps, by name (collection.go)
 	programs    map[pdfobj.Ref]program
 	stdTables   map[[2]int]*[256]float64
 	fallback    *font

@@ -165,7 +165,8 @@ func extract(ctx context.Context, data []byte, from, to int, opt Options) (res *
 		defer mem.Close()
 	}
 	x := &extractor{ctx: ctx, stopped: stopped, mem: mem, fonts: map[string]*font{}, cmaps: map[pdfobj.Ref]*cmap{},
-		programs: map[pdfobj.Ref]program{}, stdTables: map[[2]int]*[256]float64{},
+		collections: map[string]*cmap{},
+		programs:    map[pdfobj.Ref]program{}, stdTables: map[[2]int]*[256]float64{},
 		active: map[pdfobj.Ref]bool{}, spoiled: map[pdfobj.Ref]bool{}, contentLeft: opt.MaxContentBytes}
 	defer func() {
 		if r := recover(); r != nil {

@@ -64,14 +64,15 @@ func (h *hostile) Error() string { return h.why }
 // hostile file costs (tokens lexed, operands dropped, streams stopped,
 // cross-reference sections read) instead of timing it.
 type work struct {
-	Tokens   int64 // content stream tokens lexed
-	Dropped  int64 // operands dropped: more waited than any operator takes
-	Stopped  int   // content streams stopped as hostile
-	Sections int   // cross-reference sections read
-	XrefLoop bool  // a /Prev chain came back to a section already read
-	Streams  int64 // content streams (pages', forms', appearances') opened
-	Evicted  int   // times the fonts and CMaps loaded were dropped for room
-	Peak     int64 // the most memory the budget held at once
+	Tokens      int64 // content stream tokens lexed
+	Dropped     int64 // operands dropped: more waited than any operator takes
+	Stopped     int   // content streams stopped as hostile
+	Sections    int   // cross-reference sections read
+	XrefLoop    bool  // a /Prev chain came back to a section already read
+	Streams     int64 // content streams (pages', forms', appearances') opened
+	Evicted     int   // times the fonts and CMaps loaded were dropped for room
+	Collections int   // character collections' CMaps read (collection.go)
+	Peak        int64 // the most memory the budget held at once
 }
 
 // streamCost is what opening a content stream counts against the content
