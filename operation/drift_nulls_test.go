@@ -46,6 +46,7 @@ func TestToolsTakeNulls(t *testing.T) {
 			c := f.Client()
 			r := &tool.Runner{Client: func(context.Context) (*forgejo.Client, error) { return c, nil }, Timeout: 10 * time.Second}
 			res := r.Call(context.Background(), d, sampleArgs(d))
+			f.Close() // now, not at the test's end (fakeforge.New says why)
 			calls++
 			if res.IsError {
 				want, ok := nullRefusals[d.Name]

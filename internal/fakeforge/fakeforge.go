@@ -41,7 +41,11 @@ type Server struct {
 	served     []Answer // the requests a replay answered, with the recorded exchange
 }
 
-// New starts a fake forge that is closed when t ends.
+// New starts a fake forge that is closed when t ends. A test that starts
+// one per tool in a loop closes each when its call is done (Close may be
+// called again): hundreds left listening, each with its connections, make
+// every new listener's bind search the ports in use, which took a third
+// of such a test's CPU.
 func New(t testing.TB) *Server {
 	s := &Server{mux: http.NewServeMux()}
 	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))

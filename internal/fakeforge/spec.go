@@ -4,7 +4,6 @@ import (
 	"embed"
 	"encoding/json"
 	"fmt"
-	"sort"
 	"strings"
 
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
@@ -101,17 +100,15 @@ func Normalize(template string) string { return forgejo.NormalizeRoute(template)
 func (s *Spec) Match(method, path string) (template string, ok bool) {
 	got := strings.Split(strings.Trim(path, "/"), "/")
 	best := -1
-	keys := make([]string, 0, len(s.Routes))
+	// Of equally literal templates the first in sorted order wins, found
+	// in one pass rather than by sorting the routes on every call (the
+	// drift tests match thousands of requests).
 	for k := range s.Routes {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
 		m, tpl, _ := strings.Cut(k, " ")
 		if m != method {
 			continue
 		}
-		if lit, ok := matchTemplate(tpl, got); ok && lit > best {
+		if lit, ok := matchTemplate(tpl, got); ok && (lit > best || lit == best && tpl < template) {
 			best, template = lit, tpl
 		}
 	}

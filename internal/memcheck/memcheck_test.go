@@ -9,7 +9,9 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"codeberg.org/forgejo-mcp/forgejo-mcp/internal/pdfgen"
@@ -190,17 +192,41 @@ func TestPeakRSS(t *testing.T) {
 // cases runs the measured cases MEMCHECK_CASES selects and keeps their rows.
 type cases struct {
 	t    *testing.T
+	mu   sync.Mutex
+	next int // the order the next case was declared in
 	rows []row
 }
 
+// run runs a case on its own, before the test's parallel cases.
 func (c *cases) run(name string, limitMB int, f func(t *testing.T) (peakKB int64, note string)) {
+	c.add(name, limitMB, false, f)
+}
+
+// parallel runs a case alongside the test's other parallel cases (up to
+// go test's -parallel at once), once the test's body has returned: for
+// cases that each measure a process of their own (its peak RSS, its CPU
+// time) and spend most of their time waiting, so that running them at
+// once shortens the run without changing what each measures. A test with
+// parallel cases reports them from t.Cleanup (reportWhenDone).
+func (c *cases) parallel(name string, limitMB int, f func(t *testing.T) (peakKB int64, note string)) {
+	c.add(name, limitMB, true, f)
+}
+
+func (c *cases) add(name string, limitMB int, parallel bool, f func(t *testing.T) (peakKB int64, note string)) {
 	if p := os.Getenv(envCases); p != "" && !regexp.MustCompile(p).MatchString(name) {
 		return
 	}
+	seq := c.next
+	c.next++
 	c.t.Run(name, func(t *testing.T) {
+		if parallel {
+			t.Parallel()
+		}
 		peak, note := f(t)
-		r := row{name: name, peakKB: peak, limitMB: limitMB, note: note}
+		r := row{seq: seq, name: name, peakKB: peak, limitMB: limitMB, note: note}
+		c.mu.Lock()
 		c.rows = append(c.rows, r)
+		c.mu.Unlock()
 		t.Logf("%s: peak RSS %.1f MB %s", name, r.mb(), note)
 		if os.Getenv(envReportOnly) == "" && r.mb() >= float64(limitMB) {
 			t.Errorf("%s: peak RSS %.1f MB, over the target of %d MB", name, r.mb(), limitMB)
@@ -208,8 +234,19 @@ func (c *cases) run(name string, limitMB int, f func(t *testing.T) (peakKB int64
 	})
 }
 
+// reportWhenDone reports the cases' rows once every case, parallel ones
+// included, has ended.
+func (c *cases) reportWhenDone() {
+	c.t.Cleanup(func() {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		report(c.t, c.rows)
+	})
+}
+
 // row is one measured case.
 type row struct {
+	seq     int // the order the case was declared in, for the table
 	name    string
 	peakKB  int64
 	limitMB int
@@ -219,6 +256,8 @@ type row struct {
 func (r row) mb() float64 { return float64(r.peakKB) * 1024 / 1e6 }
 
 func report(t *testing.T, rows []row) {
+	rows = slices.Clone(rows)
+	slices.SortFunc(rows, func(a, b row) int { return a.seq - b.seq })
 	var b strings.Builder
 	b.WriteString("| Case | Peak RSS (VmHWM) | Target | Reply |\n|---|---|---|---|\n")
 	for _, r := range rows {

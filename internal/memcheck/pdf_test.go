@@ -46,6 +46,7 @@ func TestPDFExtraction(t *testing.T) {
 	}
 	dir := t.TempDir()
 	cs := &cases{t: t}
+	cs.reportWhenDone()
 	for _, h := range pdfgen.HostileShapes() {
 		file := filepath.Join(dir, string(h)+".pdf")
 		if err := os.WriteFile(file, h.PDF(), 0o600); err != nil {
@@ -60,7 +61,7 @@ func TestPDFExtraction(t *testing.T) {
 			{"pdf/" + string(h) + "-x3", pdfThreeTargetMB, []string{"-n", "3"}},
 			{"pdf/" + string(h) + "-deadline-20ms", pdfOneTargetMB, []string{"-timeout", "20ms"}},
 		} {
-			cs.run(tc.name, tc.limit, func(t *testing.T) (int64, string) {
+			cs.parallel(tc.name, tc.limit, func(t *testing.T) (int64, string) {
 				out, err := exec.Command(load, append(tc.args, "-idle", "2s", file)...).Output()
 				if err != nil {
 					t.Fatalf("pdfload: %v", err)
@@ -87,7 +88,6 @@ func TestPDFExtraction(t *testing.T) {
 			})
 		}
 	}
-	report(t, cs.rows)
 }
 
 // The shapes downloaded through the built binary: those of the issue's
@@ -133,9 +133,13 @@ func TestPDFCalls(t *testing.T) {
 		return b
 	}
 
+	// The stdio cases each measure a process of their own and mostly wait
+	// (3 s of idle CPU measured after each): they run in parallel, after
+	// the others.
 	cs := &cases{t: t}
+	cs.reportWhenDone()
 	for _, h := range calledShapes {
-		cs.run("stdio/pdf-"+string(h), pdfOneTargetMB, func(t *testing.T) (int64, string) {
+		cs.parallel("stdio/pdf-"+string(h), pdfOneTargetMB, func(t *testing.T) (int64, string) {
 			p := startStdio(t, bin, forge.URL, env)
 			p.roundTrip(t, ping)
 			reply := p.roundTrip(t, download("call", h))
@@ -143,7 +147,7 @@ func TestPDFCalls(t *testing.T) {
 			return p.peak(t), "text: " + pdfNote(reply) + "; " + idleAfter(t, p)
 		})
 	}
-	cs.run("stdio/pdf-nested-predictors-x3", pdfThreeTargetMB, func(t *testing.T) (int64, string) {
+	cs.parallel("stdio/pdf-nested-predictors-x3", pdfThreeTargetMB, func(t *testing.T) (int64, string) {
 		p := startStdio(t, bin, forge.URL, env)
 		p.roundTrip(t, ping)
 		replies := p.exchange(t, download("a", pdfgen.NestedPredictors), download("b", pdfgen.NestedPredictors), download("c", pdfgen.NestedPredictors))
@@ -152,13 +156,13 @@ func TestPDFCalls(t *testing.T) {
 		}
 		return p.peak(t), "3 downloaded; " + idleAfter(t, p)
 	})
-	cs.run("stdio/pdf-cmap-ranges-call-timeout", pdfOneTargetMB, func(t *testing.T) (int64, string) {
+	cs.parallel("stdio/pdf-cmap-ranges-call-timeout", pdfOneTargetMB, func(t *testing.T) (int64, string) {
 		p := startStdioArgs(t, bin, forge.URL, env, "--call-timeout", "150ms")
 		p.roundTrip(t, ping)
 		reply := p.roundTrip(t, download("call", pdfgen.CMapRanges))
 		return p.peak(t), summary(reply) + " " + pdfNote(reply) + "; " + idleAfter(t, p)
 	})
-	cs.run("stdio/pdf-cmap-ranges-cancelled", pdfOneTargetMB, func(t *testing.T) (int64, string) {
+	cs.parallel("stdio/pdf-cmap-ranges-cancelled", pdfOneTargetMB, func(t *testing.T) (int64, string) {
 		p := startStdio(t, bin, forge.URL, env)
 		p.roundTrip(t, ping)
 		p.send(t, download("call", pdfgen.CMapRanges))
@@ -219,7 +223,6 @@ func TestPDFCalls(t *testing.T) {
 			return h.peak(t), counts("%s", replies)
 		})
 	}
-	report(t, cs.rows)
 }
 
 // noteKind is what stopped a PDF's extraction, in a word, for the table.
