@@ -244,3 +244,131 @@ func trimEnd(t string, p, e int) int {
 func isPunct(c byte) bool {
 	return c >= '!' && c <= '/' || c >= ':' && c <= '@' || c >= '[' && c <= '`' || c >= '{' && c <= '~'
 }
+
+// closeBracket handles the "]" at t[i]: it may end a link or an image.
+func (in *inliner) closeBracket(i int) int {
+	n := len(in.opens)
+	if n == 0 {
+		return i + 1
+	}
+	op := in.opens[n-1]
+	active := op.image || n-1 >= in.inactive
+	in.opens = in.opens[:n-1]
+	in.inactive = min(in.inactive, len(in.opens))
+	if !active {
+		return i + 1
+	}
+	t := in.t
+	end, titleAt, titleTo := -1, -1, -1
+	switch {
+	case i+1 < len(t) && t[i+1] == '(':
+		end, titleAt, titleTo = in.inlineLink(i + 1)
+	case i+1 < len(t) && t[i+1] == '[':
+		le := labelEnd(t, i+1)
+		in.spend(le - i)
+		switch {
+		case le == i+3 && t[i+2] == ']': // collapsed: [text][]
+			if in.defined(op, i) {
+				end = le
+			}
+		case le > 0 && in.hasDef(t[i+2:le-1]):
+			end = le
+			in.mark(i+1, le, RefLabel)
+		case le == 0 && in.defined(op, i):
+			end = i + 1
+		}
+	default:
+		if in.defined(op, i) { // shortcut: [text]
+			end = i + 1
+		}
+	}
+	if end < 0 {
+		return i + 1
+	}
+	if op.image {
+		in.mark(op.pos+2, i, ImageAlt)
+	} else {
+		in.inactive = len(in.opens) // links cannot contain links
+	}
+	if titleAt >= 0 {
+		in.mark(titleAt, titleTo, LinkTitle)
+	}
+	return end
+}
+
+// defined reports whether the bracket text ending at i is a defined label.
+func (in *inliner) defined(op opener, i int) bool {
+	start := op.pos + 1
+	if op.image {
+		start++
+	}
+	if len(in.s.defs) == 0 || i-start > 999 || !in.spend(i-start) {
+		return false
+	}
+	return in.hasDef(in.t[start:i])
+}
+
+func (in *inliner) hasDef(label string) bool {
+	_, ok := in.s.defs[normLabel(label)]
+	return ok
+}
+
+// inlineLink parses "(destination "title")" at t[p]: where it ends and
+// where its title is, or end -1.
+func (in *inliner) inlineLink(p int) (end, titleAt, titleTo int) {
+	t := in.t
+	j := skipSpace(t, p+1, true)
+	in.spend(j - p)
+	if j < len(t) && t[j] == ')' {
+		return j + 1, -1, -1
+	}
+	d, ok := destEnd(t, j)
+	in.spend(d - j)
+	if !ok {
+		return -1, -1, -1
+	}
+	k := skipSpace(t, d, true)
+	if k < len(t) && t[k] == ')' {
+		return k + 1, -1, -1
+	}
+	if k == d {
+		return -1, -1, -1
+	}
+	te, ok := titleEnd(t, k)
+	in.spend(te - k)
+	if !ok {
+		return -1, -1, -1
+	}
+	e := skipSpace(t, te, true)
+	if e < len(t) && t[e] == ')' {
+		return e + 1, k, te
+	}
+	return -1, -1, -1
+}
+
+// autolinkEnd returns the end of the autolink at t[i] ("<scheme:…>" or
+// "<user@host>"), or 0. It stops at the first character no autolink holds,
+// so attempts never overlap.
+func autolinkEnd(t string, i int) int {
+	j := i + 1
+	for j < len(t) && t[j] > ' ' && t[j] != '<' && t[j] != '>' && t[j] != 0x7f {
+		j++
+	}
+	if j >= len(t) || t[j] != '>' || j == i+1 {
+		return 0
+	}
+	body := t[i+1 : j]
+	if c := strings.IndexByte(body, ':'); c >= 2 && c <= 32 && isLetter(body[0]) {
+		scheme := body[:c]
+		for k := 1; k < len(scheme); k++ {
+			if !isAlnum(scheme[k]) && scheme[k] != '+' && scheme[k] != '.' && scheme[k] != '-' {
+				return 0
+			}
+		}
+		return j + 1
+	}
+	if at := strings.IndexByte(body, '@'); at > 0 && at < len(body)-1 && !strings.ContainsAny(body, "\\") {
+		return j + 1
+	}
+	return 0
+}
