@@ -53,14 +53,14 @@ func paramFlags(fs *pflag.FlagSet, d tool.Def) map[string]func() any {
 }
 
 // longText says whether p is free text a person writes at length (a body,
-// a description, a commit message, a file's text), which --NAME-file FILE
+// a description, a commit message, a file's text, a diff), which --NAME-file FILE
 // can fill from a file or standard input instead of the command line.
 func longText(p tool.Param) bool {
 	if p.Type != tool.TypeString || p.Sensitive || len(p.Enum) > 0 || p.Pattern != nil {
 		return false
 	}
 	switch p.Name {
-	case "body", "content", "description", "message":
+	case "body", "content", "description", "message", "diff":
 		return true
 	}
 	return false

@@ -100,7 +100,7 @@ func TestCLI(t *testing.T) {
 func TestCLIListColumns(t *testing.T) {
 	r := runMain(t, nil, "", "--cli", "list")
 	require.Equal(t, 0, r.code)
-	assert.Regexp(t, `(?m)^create_issue_comment +issue +Add a comment to an issue or pull request$`, r.out)
+	assert.Regexp(t, `(?m)^create_issue_comment +issue +Add a comment to an issue or PR$`, r.out)
 }
 
 func TestCLIListMatchesInventory(t *testing.T) {

@@ -49,7 +49,7 @@ func TestCompletions(t *testing.T) {
 		{name: "login flags", words: []string{"login", "--tok"}, want: []string{"--token-command"}},
 		{name: "tool names", words: []string{"--cli", "get_issue_b"}, want: []string{"get_issue_by_index"}},
 		{name: "list and help", words: []string{"--cli", "l"}, has: []string{"list", "list_repo_issues"}},
-		{name: "tool names after server flags", words: []string{"--cli", "--read-only", "get_my"}, want: []string{"get_my_user_info"}},
+		{name: "tool names after server flags", words: []string{"--cli", "--read-only", "get_my_u"}, want: []string{"get_my_user_info"}},
 		{name: "help topics", words: []string{"--cli", "help", "get_issue_b"}, want: []string{"get_issue_by_index"}},
 		{name: "tool flags", words: []string{"--cli", "get_issue_by_index", "--ind"}, want: []string{"--index"}},
 		{name: "given flags are not offered again", words: []string{"--cli", "get_issue_by_index", "--index", "3", "--ind"}, want: nil},

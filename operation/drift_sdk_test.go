@@ -12,8 +12,18 @@ import (
 // TestResponseShapesMatchOrAreDeclared asks for an entry when a tool's
 // SDK call answers a definition missing here.
 var sdkTypes = map[string]reflect.Type{
-	"ActionVariable":     reflect.TypeFor[sdk.ActionVariable](),
-	"Secret":             reflect.TypeFor[sdk.Secret](),
+	"ActionVariable": reflect.TypeFor[sdk.ActionVariable](),
+	"Secret":         reflect.TypeFor[sdk.Secret](),
+	// Issue 29's repository administration (operation/repoadmin).
+	"RepoCollaboratorPermission": reflect.TypeFor[sdk.CollaboratorPermissionResult](),
+	"TagProtection":              reflect.TypeFor[sdk.TagProtection](),
+	"DeployKey":                  reflect.TypeFor[sdk.DeployKey](),
+	"PushMirror":                 reflect.TypeFor[sdk.PushMirrorResponse](),
+	// ListRepoTopics decodes {"topics": [...]}.
+	"TopicName": reflect.TypeFor[struct {
+		Topics []string `json:"topics"`
+	}](),
+	"WatchInfo":          reflect.TypeFor[sdk.WatchInfo](),
 	"Branch":             reflect.TypeFor[sdk.Branch](),
 	"CommitStatus":       reflect.TypeFor[sdk.Status](),
 	"GitTreeResponse":    reflect.TypeFor[sdk.GitTreeResponse](),

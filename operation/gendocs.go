@@ -3,6 +3,7 @@ package operation
 import (
 	"bytes"
 	"fmt"
+	"regexp"
 
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
 )
@@ -26,7 +27,11 @@ func GeneratedDocs(defs []tool.Def) []Generated {
 			if err != nil {
 				return nil, err
 			}
-			return replaceBetween(doc, DefaultScopesBegin, DefaultScopesEnd, DefaultScopeLine(defs))
+			doc, err = replaceBetween(doc, DefaultScopesBegin, DefaultScopesEnd, DefaultScopeLine(defs))
+			if err != nil {
+				return nil, err
+			}
+			return toolCount(doc, len(defs))
 		}},
 		{"docs/tools.md", func(doc []byte) ([]byte, error) {
 			doc, err := replaceBetween(doc, ToolsetsBegin, ToolsetsEnd, ToolsetTable(defs))
@@ -53,4 +58,15 @@ func replaceBetween(doc []byte, begin, end, text string) ([]byte, error) {
 	out.WriteString("\n" + text)
 	out.Write(doc[e:])
 	return out.Bytes(), nil
+}
+
+// toolCount rewrites the first "(N tools)" of doc, the introduction's
+// count, to n.
+func toolCount(doc []byte, n int) ([]byte, error) {
+	re := regexp.MustCompile(`\(\d+ tools\)`)
+	loc := re.FindIndex(doc)
+	if loc == nil {
+		return nil, fmt.Errorf("no \"(N tools)\" to count the tools in")
+	}
+	return append(append(append([]byte{}, doc[:loc[0]]...), fmt.Sprintf("(%d tools)", n)...), doc[loc[1]:]...), nil
 }

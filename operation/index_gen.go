@@ -55,6 +55,10 @@ func domainOf(name string) int {
 		"get_issue_comment",
 		"edit_issue_comment",
 		"delete_issue_comment",
+		"replace_issue_labels",
+		"delete_issue",
+		"list_repo_comments",
+		"list_repo_activity",
 		"list_repo_labels",
 		"get_repo_label",
 		"create_repo_label",
@@ -106,6 +110,7 @@ func domainOf(name string) int {
 		"list_reviewer_candidates",
 		"update_pull_request",
 		"list_pull_request_commits",
+		"get_commit_pull_request",
 		"cancel_auto_merge",
 		"update_pull_request_branch":
 		return 4
@@ -194,14 +199,29 @@ func domainOf(name string) int {
 		"download_artifact",
 		"cancel_workflow_run",
 		"rerun_workflow_run",
-		"get_ci_status":
+		"get_ci_status",
+		"list_workflows",
+		"get_workflow",
+		"enable_workflow",
+		"disable_workflow",
+		"list_action_tasks":
 		return 13
 	case "list_repo_hooks",
 		"get_repo_hook",
 		"create_repo_hook",
 		"edit_repo_hook",
 		"delete_repo_hook",
-		"test_repo_hook":
+		"test_repo_hook",
+		"list_org_hooks",
+		"get_org_hook",
+		"create_org_hook",
+		"edit_org_hook",
+		"delete_org_hook",
+		"list_my_hooks",
+		"get_my_hook",
+		"create_my_hook",
+		"edit_my_hook",
+		"delete_my_hook":
 		return 14
 	case "search_tools",
 		"call_tool":
@@ -213,8 +233,116 @@ func domainOf(name string) int {
 		"get_repo_action_variable",
 		"create_repo_action_variable",
 		"update_repo_action_variable",
-		"delete_repo_action_variable":
+		"delete_repo_action_variable",
+		"get_repo_runner_registration_token",
+		"list_repo_runners",
+		"get_repo_runner",
+		"delete_repo_runner",
+		"register_repo_runner",
+		"search_repo_runner_jobs",
+		"list_org_action_secrets",
+		"upsert_org_action_secret",
+		"delete_org_action_secret",
+		"list_org_action_variables",
+		"get_org_action_variable",
+		"create_org_action_variable",
+		"update_org_action_variable",
+		"delete_org_action_variable",
+		"get_org_runner_registration_token",
+		"list_org_runners",
+		"get_org_runner",
+		"delete_org_runner",
+		"register_org_runner",
+		"search_org_runner_jobs",
+		"upsert_my_action_secret",
+		"delete_my_action_secret",
+		"list_my_action_variables",
+		"get_my_action_variable",
+		"create_my_action_variable",
+		"update_my_action_variable",
+		"delete_my_action_variable",
+		"get_my_runner_registration_token",
+		"list_my_runners",
+		"get_my_runner",
+		"delete_my_runner",
+		"register_my_runner",
+		"search_my_runner_jobs":
 		return 16
+	case "get_repo_settings",
+		"edit_repo",
+		"list_repo_topics",
+		"set_repo_topics",
+		"add_repo_topic",
+		"remove_repo_topic",
+		"add_collaborator",
+		"remove_collaborator",
+		"check_collaborator",
+		"get_collaborator_permission",
+		"list_repo_teams",
+		"check_repo_team",
+		"add_repo_team",
+		"remove_repo_team",
+		"list_deploy_keys",
+		"get_deploy_key",
+		"create_deploy_key",
+		"delete_deploy_key",
+		"list_tag_protections",
+		"get_tag_protection",
+		"create_tag_protection",
+		"edit_tag_protection",
+		"delete_tag_protection",
+		"delete_repo",
+		"transfer_repo",
+		"accept_repo_transfer",
+		"reject_repo_transfer",
+		"create_repo_from_template",
+		"convert_mirror_repo",
+		"list_push_mirrors",
+		"add_push_mirror",
+		"delete_push_mirror",
+		"sync_push_mirrors",
+		"sync_mirror",
+		"migrate_repo":
+		return 17
+	case "list_repo_forks",
+		"get_fork_sync_status",
+		"sync_fork":
+		return 18
+	case "list_pinned_issues",
+		"pin_issue",
+		"unpin_issue",
+		"move_issue_pin":
+		return 19
+	case "watch_repo",
+		"unwatch_repo",
+		"check_repo_watch",
+		"list_my_watched_repos",
+		"list_repo_watchers",
+		"subscribe_issue",
+		"unsubscribe_issue",
+		"check_issue_subscription",
+		"list_issue_subscribers":
+		return 20
+	case "star_repo",
+		"unstar_repo",
+		"check_repo_star",
+		"list_starred_repos",
+		"list_repo_stargazers":
+		return 21
+	case "list_blocked_users",
+		"block_user",
+		"unblock_user":
+		return 22
+	case "list_packages",
+		"get_package",
+		"list_package_files",
+		"delete_package",
+		"link_package",
+		"unlink_package":
+		return 23
+	case "apply_diff_patch",
+		"search_repo_content":
+		return 24
 	}
 	return -1
 }

@@ -6,14 +6,22 @@ import (
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/actions"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/actionsconfig"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/attachment"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/block"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/branchprotection"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/content"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/fork"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/issue"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/meta"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/org"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/packages"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/pin"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/pull"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/release"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/repo"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/repoadmin"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/search"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/star"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/subscription"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/tracking"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/user"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/version"
@@ -44,6 +52,14 @@ func domains() []func() []tool.Def {
 		webhook.Tools,
 		meta.Tools,
 		actionsconfig.Tools,
+		repoadmin.Tools,
+		fork.Tools,
+		pin.Tools,
+		subscription.Tools,
+		star.Tools,
+		block.Tools,
+		packages.Tools,
+		content.Tools,
 	}
 }
 

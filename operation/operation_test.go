@@ -104,6 +104,7 @@ func sampleArgs(d tool.Def) map[string]any {
 		"filename": "hello.txt",
 		"files":    []any{map[string]any{"operation": "create", "path": "hello.txt", "content": "hello"}},
 		"comments": []any{map[string]any{"path": "hello.txt", "new_line": 1.0, "body": "hello"}},
+		"diff":     "diff --git a/hello.txt b/hello.txt\n--- a/hello.txt\n+++ b/hello.txt\n@@ -1 +1 @@\n-hello\n+hi\n",
 	}
 	args := map[string]any{}
 	for k, v := range sampleExtras[d.Name] {
@@ -142,10 +143,15 @@ func sampleArgs(d tool.Def) map[string]any {
 // sampleExtras are optional arguments some tools need to reach the forge:
 // one of a group of optional parameters, or a body an event requires.
 var sampleExtras = map[string]map[string]any{
-	"create_pull_review":     {"body": "x"},
-	"get_ci_status":          {"index": 1.0},
-	"create_review_requests": {"reviewers": []any{"x"}},
-	"delete_review_requests": {"reviewers": []any{"x"}},
+	"create_pull_review":      {"body": "x"},
+	"edit_repo":               {"description": "x"},
+	"edit_tag_protection":     {"name_pattern": "x"},
+	"delete_repo":             {"owner": "x", "repo": "x", "confirm": "x/x"},
+	"create_deploy_key":       {"key": "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIAgi2TBGx0M0Jt+ckTOLGV6/N79tyBwapTLBRxOkY6c9 x"},
+	"get_ci_status":           {"index": 1.0},
+	"create_review_requests":  {"reviewers": []any{"x"}},
+	"delete_review_requests":  {"reviewers": []any{"x"}},
+	"get_commit_pull_request": {"sha": "c0ffee0"},
 	// The comment the mimicking fakes list (fakeforge.ExampleInt).
 	"reply_to_pull_review_comment": {"comment_id": float64(fakeforge.ExampleInt)},
 }
@@ -158,7 +164,18 @@ var sampleAnswers = map[string]map[string]any{
 	"delete_pull_review_comment": {"GET /api/v1/version": forgejoVersion},
 	"reply_to_pull_review_comment": {"GET /api/v1/version": forgejoVersion,
 		"GET /api/v1/repos/x/x/pulls/1/reviews/1/comments": []any{map[string]any{"id": fakeforge.ExampleInt, "path": "a.go", "position": 1}}},
+	"subscribe_issue":   {"GET /api/v1/user": map[string]any{"login": "me"}},
+	"unsubscribe_issue": {"GET /api/v1/user": map[string]any{"login": "me"}},
+	// A workflow file that is no mapping: its inputs go unchecked and the
+	// dispatch is sent (a checked one would refuse the sample inputs).
+	"dispatch_workflow": {"GET /api/v1/repos/x/x/raw/{path...}": "not a workflow"},
+	// Gitea hands out a runner registration token on POST (Forgejo on GET).
+	"get_repo_runner_registration_token": {"GET /api/v1/version": giteaVersion},
+	"get_org_runner_registration_token":  {"GET /api/v1/version": giteaVersion},
+	"get_my_runner_registration_token":   {"GET /api/v1/version": giteaVersion},
 }
+
+var giteaVersion = map[string]any{"version": "1.26.0"}
 
 var forgejoVersion = map[string]any{"version": "11.0.0+gitea-1.22.0"}
 
@@ -166,12 +183,18 @@ var forgejoVersion = map[string]any{"version": "11.0.0+gitea-1.22.0"}
 // each with why it is not destructive (the MCP spec: destructiveHint false
 // means the tool's updates are only additive).
 var additiveUpdates = map[string]string{
+	"enable_workflow": "PUT switches a workflow back on; nothing is lost (disable_workflow is the destructive one)",
 	"add_team_member": "PUT creates the membership; nothing that existed changes",
 	"add_team_repo":   "PUT creates the team's access to the repository; nothing that existed changes",
+	"add_repo_topic":  "PUT adds one topic; the others stay",
+	"add_repo_team":   "PUT gives the team access at its own permission; nothing that existed changes",
 	"mark_notification_read": "only the thread's read flag changes, as opening it in the web UI does; " +
 		"no content is lost",
 	"mark_all_notifications_read":  "only read flags change, as for mark_notification_read",
 	"mark_repo_notifications_read": "only read flags change, as for mark_notification_read",
+	"star_repo":                    "PUT adds the user's star; nothing that existed changes",
+	"watch_repo":                   "PUT adds the user's watch; nothing that existed changes",
+	"subscribe_issue":              "PUT adds the user's subscription; nothing that existed changes",
 }
 
 // destructivePosts are the tools that are destructive although they only
@@ -180,8 +203,14 @@ var destructivePosts = map[string]string{
 	"merge_pull_request":         "the merge rewrites the base branch and closes the pull request for good; it cannot be undone",
 	"cancel_workflow_run":        "cancelled jobs stop and cannot be resumed, only run again",
 	"change_files":               "one POST that may overwrite and delete files",
+	"apply_diff_patch":           "one POST that may overwrite and delete files, as change_files",
 	"dismiss_pull_review":        "it voids another user's approval or change request for the merge rules",
 	"update_pull_request_branch": "a rebase replaces the head branch's commits; a merge adds one the author did not write",
+	"transfer_repo":              "the owner gives the repository away: its URL changes and its old owner may lose access",
+	"reject_repo_transfer":       "the offered transfer is dropped; only its sender can offer it again",
+	"convert_mirror_repo":        "mirroring stops for good: a repository cannot become a mirror again",
+	"sync_push_mirrors":          "the push is forced: the remote's branches and tags are overwritten by the repository's",
+	"sync_mirror":                "the mirror's branches and tags are overwritten by its origin's",
 }
 
 // TestAnnotationsMatchBehaviour calls every tool against a fake forge that

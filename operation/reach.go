@@ -31,7 +31,8 @@ func reachOf(name string) (tool.Reach, bool) {
 		return tool.Reach{Kind: tool.ReachAccount, Why: "the organisations a user belongs to"}, true
 	// Spanning repositories: the results name theirs and are filtered.
 	case "list_my_repos", "list_user_repos", "search_repos", "search_issues", "list_my_issues", "check_notifications",
-		"get_notification_thread", "list_team_repos", "list_my_stopwatches", "list_my_tracked_times":
+		"get_notification_thread", "list_team_repos", "list_my_stopwatches", "list_my_tracked_times",
+		"list_my_watched_repos", "list_starred_repos":
 		return tool.Reach{Kind: tool.ReachResults}, true
 	// Which organisation or repository these touch is only known once
 	// the forge has been asked.
@@ -39,6 +40,8 @@ func reachOf(name string) (tool.Reach, bool) {
 		return tool.Reach{Kind: tool.ReachUnknown, Why: "a notification's repository is only known by reading it (get_notification_thread); mark_repo_notifications_read marks a repository's"}, true
 	case "mark_all_notifications_read":
 		return tool.Reach{Kind: tool.ReachUnknown, Why: "it marks the notifications of every repository; mark_repo_notifications_read marks a repository's"}, true
+	case "list_my_hooks", "get_my_hook", "create_my_hook", "edit_my_hook", "delete_my_hook":
+		return tool.Reach{Kind: tool.ReachUnknown, Why: "a user's webhooks receive the events of every repository the user owns; list_repo_hooks and create_repo_hook act on one repository"}, true
 	case "list_team_members", "add_team_member", "remove_team_member":
 		return tool.Reach{Kind: tool.ReachUnknown, Why: "a team id does not say which organisation the team belongs to; list_org_teams and list_org_members read an organisation in the scope"}, true
 	// Touching a repository their owner/repo parameters do not name.
@@ -57,6 +60,33 @@ func reachOf(name string) (tool.Reach, bool) {
 	case "create_org":
 		return tool.Reach{Repos: func(a tool.Args) []tool.RepoAt {
 			return []tool.RepoAt{{Owner: a.String("name"), Repo: "*"}}
+		}}, true
+	case "create_repo_from_template":
+		return tool.Reach{Repos: func(a tool.Args) []tool.RepoAt {
+			return []tool.RepoAt{{Owner: a.String("owner"), Repo: a.String("repo")}, {Owner: a.String("new_owner"), Repo: a.String("name")}}
+		}}, true
+	case "migrate_repo":
+		return tool.Reach{Repos: func(a tool.Args) []tool.RepoAt {
+			return []tool.RepoAt{{Owner: a.String("repo_owner"), Repo: a.String("repo_name")}}
+		}}, true
+	case "transfer_repo":
+		return tool.Reach{Repos: func(a tool.Args) []tool.RepoAt {
+			return []tool.RepoAt{{Owner: a.String("owner"), Repo: a.String("repo")}, {Owner: a.String("new_owner"), Repo: a.String("repo")}}
+		}}, true
+	// The token's user's Actions secrets, variables and runners: every repository
+	// of the user's sees them, as an organisation's see its own.
+	case "upsert_my_action_secret", "delete_my_action_secret", "list_my_action_variables", "get_my_action_variable",
+		"create_my_action_variable", "update_my_action_variable", "delete_my_action_variable",
+		"get_my_runner_registration_token", "list_my_runners", "get_my_runner", "delete_my_runner", "register_my_runner",
+		"search_my_runner_jobs":
+		return tool.Reach{Repos: func(tool.Args) []tool.RepoAt { return []tool.RepoAt{{Owner: "", Repo: "*"}} }}, true
+	// An owner's packages: the owner's level, and for a link the
+	// repository too.
+	case "list_packages", "get_package", "list_package_files", "delete_package", "unlink_package":
+		return tool.Reach{Repos: func(a tool.Args) []tool.RepoAt { return []tool.RepoAt{{Owner: a.String("owner"), Repo: "*"}} }}, true
+	case "link_package":
+		return tool.Reach{Repos: func(a tool.Args) []tool.RepoAt {
+			return []tool.RepoAt{{Owner: a.String("owner"), Repo: "*"}, {Owner: a.String("owner"), Repo: a.String("repo")}}
 		}}, true
 	case "compare_commits", "create_pull_request":
 		return tool.Reach{Repos: withForks("base", "head")}, true

@@ -48,7 +48,7 @@ func ToolsetScopes() []ToolsetScope {
 		{"reaction", []string{"read:issue"}, []string{"write:issue"}},
 		{"pull", []string{"read:issue", "read:repository"}, []string{"read:issue", "read:organization", "write:repository"}},
 		{"review", []string{"read:repository"}, []string{"read:issue", "write:repository"}},
-		{"merge", nil, []string{"read:issue", "write:repository"}},
+		{"merge", []string{"read:repository"}, []string{"read:issue", "write:repository"}},
 		{"attachment", []string{"read:issue"}, []string{"write:issue"}},
 		{"comment-attachment", []string{"read:issue"}, []string{"write:issue"}},
 		{"release", []string{"read:repository"}, []string{"write:repository"}},
@@ -57,11 +57,25 @@ func ToolsetScopes() []ToolsetScope {
 		{"tracking", []string{"read:issue", "read:repository", "read:user"}, []string{"read:repository", "read:user", "write:issue"}},
 		{"branch-protection", []string{"read:repository"}, []string{"write:repository"}},
 		{"actions", []string{"read:repository"}, []string{"write:repository"}},
-		{"webhook", []string{"read:repository"}, []string{"write:repository"}},
+		{"webhook", []string{"read:organization", "read:repository", "read:user"}, []string{"write:organization", "write:repository", "write:user"}},
 		// The meta-tools call no route of their own: call_tool needs the
 		// scopes of the tool it calls.
 		{"meta", nil, nil},
-		{"actions-config", []string{"read:repository"}, []string{"write:repository"}},
+		{"packages", []string{"read:package"}, []string{"write:package"}},
+		{"actions-config", []string{"read:organization", "read:repository", "read:user"}, []string{"write:organization", "write:repository", "write:user"}},
+		{"repo-settings", []string{"read:repository"}, []string{"write:repository"}},
+		{"repo-access", []string{"read:repository"}, []string{"write:repository"}},
+		{"tag-protection", []string{"read:repository"}, []string{"write:repository"}},
+		{"repo-lifecycle", nil, []string{"read:user", "write:repository"}},
+		{"mirror", []string{"read:repository"}, []string{"write:repository"}},
+		{"fork", []string{"read:repository"}, []string{"write:repository"}},
+		{"pin", []string{"read:issue"}, []string{"write:issue"}},
+		{"subscription", []string{"read:issue", "read:repository", "read:user"}, []string{"read:user", "write:issue", "write:repository"}},
+		{"block", []string{"read:organization", "read:user"}, []string{"write:organization", "write:user"}},
+		{"star", []string{"read:repository", "read:user"}, []string{"read:repository", "write:user"}},
+		{"content", []string{"read:repository"}, []string{"write:repository"}},
+		{"issue-admin", nil, []string{"read:organization", "write:issue"}},
+		{"activity", []string{"read:issue", "read:repository"}, []string{"read:issue", "read:repository"}},
 	}
 }
 

@@ -40,6 +40,7 @@ var routeCategories = []struct {
 	{"/users/", []string{"user"}},
 	{"/orgs", []string{"organization"}},
 	{"/teams/", []string{"organization"}},
+	{"/packages/", []string{"package"}},
 }
 
 // routeScopes returns the scopes a request needs: read: for GET and HEAD,

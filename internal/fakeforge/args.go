@@ -19,6 +19,8 @@ func ValidArgs(t *testing.T, d tool.Def) map[string]any {
 	for _, p := range d.Params {
 		var candidates []any
 		switch {
+		case p.Type == tool.TypeList && len(p.Enum) > 0:
+			candidates = []any{[]any{p.Enum[0]}}
 		case len(p.Enum) > 0:
 			candidates = []any{p.Enum[0]}
 		case p.Type == tool.TypeInteger:

@@ -9,7 +9,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"path"
 	"slices"
 	"strings"
 	"time"
@@ -18,6 +17,7 @@ import (
 
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/workflow"
 )
 
 // Toolset is the actions toolset; every tool of this package is in it.
@@ -58,15 +58,15 @@ func Tools() []tool.Def {
 		logTool(base, jobID),
 		{
 			Name: "dispatch_workflow", Toolset: Toolset,
-			Title: "Dispatch a workflow", Output: tool.Shape{"dispatched": "", "note": ""},
-			Description: "Run a workflow that has a workflow_dispatch trigger",
+			Title: "Dispatch a workflow", Output: tool.Shape{"dispatched": "", "inputs_checked": false, "note": ""},
+			Description: "Run a workflow that has a workflow_dispatch trigger; inputs are checked against the workflow file's first",
 			Params: append(base,
 				tool.Str("workflow", "Workflow file name, e.g. ci.yml", tool.Required(), tool.MaxLen(255)),
 				tool.Str("ref", "Branch or tag to run on", tool.Required(), tool.MaxLen(255)),
 				tool.StrMap("inputs", "Workflow inputs, e.g. {\"level\": \"debug\"}")),
 			Annotations: tool.Write(false), Handler: dispatch,
 		},
-	}, slices.Concat(artifactTools(), controlTools(), ciTools())...)
+	}, slices.Concat(artifactTools(), controlTools(), ciTools(), workflowTools(base), []tool.Def{taskListTool(base)})...)
 }
 
 type rawUser struct {
@@ -258,22 +258,55 @@ func notStarted(ctx context.Context, c *forgejo.Client, a tool.Args, logErr erro
 
 func dispatch(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
 	wf := a.String("workflow")
-	if path.Base(wf) != wf || wf == "." || wf == ".." {
-		return tool.Error("workflow must be a file name such as ci.yml, without a folder"), nil
+	if res := fileName(wf); res != nil {
+		return res, nil
 	}
 	inputs := a.StrMap("inputs")
 	p, err := route(a, "workflows", wf, "dispatches")
 	if err != nil {
 		return nil, err
 	}
+	subject := fmt.Sprintf("workflow %s on %s in %s", wf, a.String("ref"), tool.FullName(a))
+	checked, unchecked, refusal := checkDispatch(ctx, c, a, wf, inputs)
+	if refusal != "" {
+		return tool.Error("dispatch " + subject + ": " + refusal + "; nothing was sent"), nil
+	}
 	body := map[string]any{"ref": a.String("ref")}
 	if len(inputs) > 0 {
 		body["inputs"] = inputs
 	}
-	subject := fmt.Sprintf("workflow %s on %s in %s", wf, a.String("ref"), tool.FullName(a))
 	if err := c.DoJSON(ctx, http.MethodPost, p, nil, body, nil); err != nil {
 		return nil, forgejo.Relabel(err, "dispatch", subject)
 	}
-	return tool.JSON(map[string]string{"dispatched": subject,
-		"note": "the run appears within seconds in list_workflow_runs event=workflow_dispatch"})
+	note := "the run appears within seconds in list_workflow_runs event=workflow_dispatch"
+	if unchecked != "" {
+		note += "; inputs not checked: " + unchecked
+	}
+	return tool.JSON(map[string]any{"dispatched": subject, "inputs_checked": checked, "note": note})
+}
+
+// checkDispatch reads the workflow file at the dispatch's ref and checks
+// inputs against its workflow_dispatch trigger, so a dispatch is right
+// the first time: refusal says what is wrong, before anything is sent.
+// When the file cannot be read or parsed the forge decides, and
+// unchecked says why this server could not.
+func checkDispatch(ctx context.Context, c *forgejo.Client, a tool.Args, wf string, inputs map[string]string) (checked bool, unchecked, refusal string) {
+	f, err := readWorkflow(ctx, c, a, wf, a.String("ref"))
+	if err != nil {
+		if ctx.Err() != nil {
+			return false, "", ctx.Err().Error()
+		}
+		return false, forgejo.Clip(err.Error()), ""
+	}
+	w, err := workflow.Parse(f.data)
+	if err != nil {
+		return false, f.path + ": " + err.Error(), ""
+	}
+	if !w.Dispatchable {
+		return false, "", f.path + " has no workflow_dispatch trigger under on:, so it cannot be dispatched"
+	}
+	if err := w.Check(inputs); err != nil {
+		return false, "", err.Error()
+	}
+	return true, "", ""
 }

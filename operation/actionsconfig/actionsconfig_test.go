@@ -2,38 +2,25 @@ package actionsconfig_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
-	"log/slog"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"codeberg.org/forgejo-mcp/forgejo-mcp/internal/fakeforge"
-	"codeberg.org/forgejo-mcp/forgejo-mcp/internal/schemacheck"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/actionsconfig"
-	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
-	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
 )
 
 const secretValue = "s3cr3t-value-never-echoed"
 
-// call runs name on o/r through a Runner that logs at debug into logs,
-// and checks the result against its outputSchema.
+// call runs name on o/r through a Runner that logs at debug into logs
+// (callAt), and checks the result against its outputSchema.
 func call(t *testing.T, f *fakeforge.Server, logs *bytes.Buffer, name string, args map[string]any) (bool, string) {
 	t.Helper()
 	args["owner"], args["repo"] = "o", "r"
-	d, ok := tool.Find(actionsconfig.Tools(), name)
-	require.True(t, ok, name)
-	c := f.Client()
-	r := &tool.Runner{Client: func(context.Context) (*forgejo.Client, error) { return c, nil }, Timeout: 5 * time.Second,
-		Logger: slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))}
-	res := r.Call(context.Background(), d, args)
-	schemacheck.Result(t, d, res)
-	return res.IsError, fakeforge.Text(t, res)
+	return callAt(t, f, logs, name, args)
 }
 
 func lastBody(t *testing.T, f *fakeforge.Server) map[string]any {
@@ -142,9 +129,13 @@ func TestAnnotationsMatchMethods(t *testing.T) {
 		assert.Equal(t, "actions-config", d.Toolset.ID, d.Name)
 		assert.False(t, d.Toolset.Default, "%s is not in the default selection", d.Name)
 		switch {
-		case strings.HasPrefix(d.Name, "list_"), strings.HasPrefix(d.Name, "get_"):
+		case strings.HasSuffix(d.Name, "_runner_registration_token"):
+			// It makes a token when there is none: a write, never a delete.
+			assert.False(t, d.Annotations.ReadOnly, d.Name)
+			assert.False(t, d.Annotations.Destructive, d.Name)
+		case strings.HasPrefix(d.Name, "list_"), strings.HasPrefix(d.Name, "get_"), strings.HasPrefix(d.Name, "search_"):
 			assert.True(t, d.Annotations.ReadOnly, d.Name)
-		case strings.HasPrefix(d.Name, "create_"):
+		case strings.HasPrefix(d.Name, "create_"), strings.HasPrefix(d.Name, "register_"):
 			assert.False(t, d.Annotations.Destructive, d.Name)
 		default:
 			assert.True(t, d.Annotations.Destructive, "%s replaces or deletes", d.Name)

@@ -40,7 +40,7 @@ func Tools() []tool.Def {
 			Title: "List repository issues", Output: tool.ListPage[Issue]{},
 			Description: "List a repo's issues, newest first, without bodies (get_issue_by_index has them)",
 			Params: []tool.Param{tool.Owner(), tool.Repo(), tool.State(),
-				tool.Str("type", "Only issues or only pull requests", tool.Default("issues"), tool.OneOf("issues", "pulls", "all")),
+				tool.Str("type", "Only issues or only PRs", tool.Default("issues"), tool.OneOf("issues", "pulls", "all")),
 				tool.Strs("labels", "Label names, all required"),
 				tool.Str("query", "Text in the title or body", tool.MaxLen(255)),
 				tool.Named("author", "Author login").Optional(),
@@ -73,12 +73,12 @@ func Tools() []tool.Def {
 		{
 			Name: "create_issue_comment", Toolset: Toolset,
 			Title: "Comment on an issue", Output: Comment{},
-			Description: "Add a comment to an issue or pull request",
+			Description: "Add a comment to an issue or PR",
 			Params: []tool.Param{tool.Owner(), tool.Repo(), tool.Index(),
 				tool.Str("body", "Comment text in Markdown", tool.Required(), tool.MaxLen(65536))},
 			Annotations: tool.Write(false), Handler: createComment,
 		},
-	}, slices.Concat(editTools(), labelTools(), milestoneTools(), searchTools(), mineTools(), dependencyTools(),
+	}, slices.Concat(editTools(), adminTools(), activityTools(), labelTools(), milestoneTools(), searchTools(), mineTools(), dependencyTools(),
 		milestoneEditTools(), timelineTools(), templateTools(), reactionTools())...)
 }
 

@@ -31,7 +31,7 @@ func editTools() []tool.Def {
 		{
 			Name: "issue_state_change", Toolset: Toolset,
 			Title: "Close or reopen an issue", Output: Issue{},
-			Description: "Close or reopen an issue or pull request",
+			Description: "Close or reopen an issue or PR",
 			Params: []tool.Param{tool.Owner(), tool.Repo(), tool.Index(),
 				tool.Str("state", "New state", tool.Required(), tool.OneOf("open", "closed"))},
 			Annotations: tool.Destroy(true), Handler: changeState,

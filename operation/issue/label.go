@@ -385,6 +385,17 @@ func issueLabelTargets(ctx context.Context, c *forgejo.Client, a tool.Args) (res
 }
 
 func addIssueLabels(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
+	return sendIssueLabels(ctx, c, a, "POST", "add labels to", func(unknown []string) error {
+		return fmt.Errorf("the forge did not add label %s to %s: no such label in %s",
+			strings.Join(unknown, ", "), tool.IssueRef(a), tool.RepoRef(a))
+	})
+}
+
+// sendIssueLabels resolves the labels named (IDs, or names looked up),
+// sends them with method to the issue's labels route, and checks the forge
+// kept every one: it silently skips names and IDs it does not know, which
+// missed turns into the error.
+func sendIssueLabels(ctx context.Context, c *forgejo.Client, a tool.Args, method, verb string, missed func(unknown []string) error) (*mcp.CallToolResult, error) {
 	resolved, raw, err := issueLabelTargets(ctx, c, a)
 	if err != nil {
 		return nil, err
@@ -395,15 +406,13 @@ func addIssueLabels(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.C
 		}
 	}
 	var now []*sdk.Label
-	req := repoRequest{Method: "POST", Route: issueRoute(a, "labels"), Body: map[string]any{"labels": raw},
-		Verb: "add labels to", Subject: tool.IssueRef(a)}
+	req := repoRequest{Method: method, Route: issueRoute(a, "labels"), Body: map[string]any{"labels": raw},
+		Verb: verb, Subject: tool.IssueRef(a)}
 	if err := req.send(ctx, c, a, &now); err != nil {
 		return nil, err
 	}
-	// The forge silently skips names and IDs it does not know: check.
 	if _, unknown := resolveLabels(a.Strings("labels"), now); len(unknown) > 0 {
-		return nil, fmt.Errorf("the forge did not add label %s to %s: no such label in %s",
-			strings.Join(unknown, ", "), tool.IssueRef(a), tool.RepoRef(a))
+		return nil, missed(unknown)
 	}
 	return tool.JSON(map[string]any{"labels": tool.Map(now, compactLabel)})
 }

@@ -109,6 +109,10 @@ type Team struct {
 	Units map[string]string `json:"units,omitempty"`
 }
 
+// CompactTeam is the compact shape of a team, for the tools of other
+// packages that list teams (a repository's).
+func CompactTeam(t *sdk.Team) Team { return compactTeam(t) }
+
 func compactTeam(t *sdk.Team) Team {
 	out := Team{ID: t.ID, Name: t.Name, Description: t.Description,
 		AllRepositories: t.IncludesAllRepositories, CanCreateOrgRepo: t.CanCreateOrgRepo}

@@ -26,7 +26,7 @@ func editTools() []tool.Def {
 	return []tool.Def{
 		{
 			Name: "update_pull_request", Title: "Edit a pull request", Toolset: Toolset,
-			Description: "Edit a PR; only given fields change. draft sets or removes the WIP: title prefix",
+			Description: "Edit a PR; only given fields change",
 			Params: []tool.Param{tool.Owner(), tool.Repo(), tool.PullIndex(),
 				tool.Str("title", "New title"),
 				tool.Str("body", "New description (Markdown)"),
@@ -35,7 +35,7 @@ func editTools() []tool.Def {
 				tool.Strs("assignees", "Assignee logins; replaces all"),
 				tool.Strs("labels", "Label names or IDs; replaces all"),
 				tool.Int("milestone", "Milestone ID", tool.AtLeast(1)),
-				tool.Bool("draft", "Draft (work in progress)")},
+				tool.Bool("draft", "Draft (WIP: title prefix)")},
 			Annotations: tool.Destroy(true), Handler: updatePull, Output: Edited{},
 		},
 		{

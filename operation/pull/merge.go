@@ -26,12 +26,12 @@ import (
 
 // MergeToolset holds the merge tools beyond merge_pull_request, out of the
 // default selection to keep it lean.
-var MergeToolset = tool.Toolset{ID: "merge", Description: "Beyond merge_pull_request: cancel an auto-merge, update a PR branch from its base"}
+var MergeToolset = tool.Toolset{ID: "merge", Description: "Beyond merge_pull_request: cancel an auto-merge, update a PR branch from its base, find a commit's PR"}
 
 // autoMergeParam is merge_pull_request's switch for merging once the
 // checks pass.
 func autoMergeParam() tool.Param {
-	return tool.Bool("auto_merge", "Merge when required checks pass (auto-merge)")
+	return tool.Bool("auto_merge", "Merge when required checks pass")
 }
 
 // AutoMerge is merge_pull_request's result with auto_merge (merged at
@@ -46,6 +46,7 @@ type AutoMerge struct {
 
 func mergeTools() []tool.Def {
 	return []tool.Def{
+		commitPullTool(),
 		{
 			Name: "cancel_auto_merge", Title: "Cancel an auto-merge", Toolset: MergeToolset,
 			Description: "Cancel a pull request's scheduled merge (merge_pull_request auto_merge)",

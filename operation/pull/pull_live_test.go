@@ -31,12 +31,10 @@ func TestLivePullRequestWorkflow(t *testing.T) {
 		Head    string `json:"head"`
 		Base    string `json:"base"`
 		HeadSHA string `json:"head_sha"`
-		State   string `json:"state"`
 	}
 	require.NoError(t, json.Unmarshal([]byte(text), &pr))
 	assert.Equal(t, "fix", pr.Head)
 	assert.Equal(t, "main", pr.Base)
-	assert.Equal(t, "open", pr.State)
 	index := float64(pr.Number)
 
 	text = call("get_pull_request_by_index", map[string]any{"index": index})

@@ -1,6 +1,7 @@
-// Package webhook has the webhook tools: list, read, create, edit, delete
-// and test a repository's webhooks. No result ever carries a hook's secret
-// or authorization header.
+// Package webhook has the webhook tools: list, read, create, edit and
+// delete the webhooks of a repository, an organisation or the token's
+// user, and test a repository's. No result ever carries a hook's secret
+// or authorization header: a secret is write-only.
 package webhook
 
 import (
@@ -17,7 +18,7 @@ import (
 )
 
 // Toolset is the webhook toolset; every tool of this package is in it.
-var Toolset = tool.Toolset{ID: "webhook", Description: "Repository webhooks"}
+var Toolset = tool.Toolset{ID: "webhook", Description: "Webhooks of repositories, organisations and your account"}
 
 // hookTypes are the types Forgejo and Gitea know; "forgejo" is Forgejo only.
 var hookTypes = []string{"gitea", "forgejo", "gogs", "slack", "discord", "dingtalk", "telegram",
@@ -33,54 +34,61 @@ func fields() []tool.Param {
 	}
 }
 
-// Tools returns the webhook toolset.
+// Tools returns the webhook toolset: a repository's, an organisation's
+// and the token's user's webhooks, one set of handlers for the three.
 func Tools() []tool.Def {
-	base := []tool.Param{tool.Owner(), tool.Repo()}
-	withID := append(base[:2:2], tool.ID("hook_id", "Webhook ID"))
+	repo := defs(repoHooks())
+	repo = append(repo, tool.Def{
+		Name: "test_repo_hook", Toolset: Toolset,
+		Title: "Test a webhook", Output: queued{},
+		Description: "Queue a test push delivery of a repository webhook",
+		Params:      repoHooks().with(tool.ID("hook_id", "Webhook ID")), Annotations: tool.Write(false), Handler: test,
+	})
+	return append(append(repo, defs(orgHooks())...), defs(myHooks())...)
+}
+
+// defs are the list, get, create, edit and delete tools of the webhooks
+// at w.
+func defs(w where) []tool.Def {
+	id := tool.ID("hook_id", "Webhook ID")
 	target := tool.Str("target_url", "URL the forge posts events to", tool.MaxLen(2048))
 	return []tool.Def{
 		{
-			Name: "list_repo_hooks", Toolset: Toolset,
-			Title: "List repository webhooks", Output: tool.ListPage[Hook]{},
-			Description: "List a repository's webhooks",
-			Params:      append(base[:2:2], tool.Page(), tool.Limit()), Annotations: tool.Read(), Handler: list,
+			Name: "list_" + w.name + "_hooks", Toolset: Toolset,
+			Title: "List " + w.noun + " webhooks", Output: tool.ListPage[Hook]{},
+			Description: "List " + w.whose + " webhooks",
+			Params:      w.with(tool.Page(), tool.Limit()), Annotations: tool.Read(), Handler: w.list,
 		},
 		{
-			Name: "get_repo_hook", Toolset: Toolset,
-			Title: "Get a webhook", Output: Hook{},
-			Description: "Get a repository webhook by ID",
-			Params:      withID, Annotations: tool.Read(), Handler: get,
+			Name: "get_" + w.name + "_hook", Toolset: Toolset,
+			Title: "Get " + w.a + " webhook", Output: Hook{},
+			Description: "Get " + w.a + " webhook by ID",
+			Params:      w.with(id), Annotations: tool.Read(), Handler: w.get,
 		},
 		{
-			Name: "create_repo_hook", Toolset: Toolset,
-			Title: "Create a webhook", Output: Hook{},
-			Description: "Create a repository webhook",
-			Params: append([]tool.Param{tool.Owner(), tool.Repo(),
+			Name: "create_" + w.name + "_hook", Toolset: Toolset,
+			Title: "Create " + w.a + " webhook", Output: Hook{},
+			Description: "Create " + w.a + " webhook; its secret is write-only",
+			Params: w.with(append([]tool.Param{
 				tool.Str("type", "Webhook type", tool.Default("gitea"), tool.OneOf(hookTypes...)),
 				target.With(tool.Required()),
 				tool.Str("secret", "Secret used to sign payloads", tool.Secret(), tool.MaxLen(1024)),
 				tool.Str("channel", "Channel, for slack", tool.MaxLen(255)),
-			}, fields()...),
-			Annotations: tool.Write(false), Handler: create,
+			}, fields()...)...),
+			Annotations: tool.Write(false), Handler: w.create,
 		},
 		{
-			Name: "edit_repo_hook", Toolset: Toolset,
-			Title: "Edit a webhook", Output: Hook{},
-			Description: "Edit a repository webhook; only the given fields change",
-			Params:      append(append(withID[:3:3], target), fields()...),
-			Annotations: tool.Destroy(true), Handler: edit,
+			Name: "edit_" + w.name + "_hook", Toolset: Toolset,
+			Title: "Edit " + w.a + " webhook", Output: Hook{},
+			Description: "Edit " + w.a + " webhook; only the given fields change",
+			Params:      w.with(append([]tool.Param{id, target}, fields()...)...),
+			Annotations: tool.Destroy(true), Handler: w.edit,
 		},
 		{
-			Name: "delete_repo_hook", Toolset: Toolset,
-			Title: "Delete a webhook", Output: tool.DeletedOutput("id", int64(0)),
-			Description: "Delete a repository webhook",
-			Params:      withID, Annotations: tool.Destroy(true), Handler: remove,
-		},
-		{
-			Name: "test_repo_hook", Toolset: Toolset,
-			Title: "Test a webhook", Output: queued{},
-			Description: "Queue a test push delivery of a repository webhook",
-			Params:      withID, Annotations: tool.Write(false), Handler: test,
+			Name: "delete_" + w.name + "_hook", Toolset: Toolset,
+			Title: "Delete " + w.a + " webhook", Output: tool.DeletedOutput("id", int64(0)),
+			Description: "Delete " + w.a + " webhook",
+			Params:      w.with(id), Annotations: tool.Destroy(true), Handler: w.remove,
 		},
 	}
 }
@@ -121,44 +129,45 @@ func compact(h *sdk.Hook) Hook {
 		Events: h.Events, Active: h.Active, Updated: forgejo.TimePtr(&h.Updated)}
 }
 
-func hookRef(a tool.Args) string {
-	return fmt.Sprintf("webhook %d in %s", a.Int("hook_id"), tool.FullName(a))
+func (w where) hookRef(a tool.Args) string {
+	return fmt.Sprintf("webhook %d %s", a.Int("hook_id"), w.ref(a))
 }
 
-func hookPath(a tool.Args, tail ...string) (string, error) {
-	return tool.RepoRoute(a, append([]string{"hooks", tool.Seg(a, "hook_id")}, tail...)...)
+func (w where) hookPath(a tool.Args, tail ...string) (string, error) {
+	return w.path(a, append([]string{"hooks", tool.Seg(a, "hook_id")}, tail...)...)
 }
 
-func list(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
-	hooks, resp, err := c.SDK(ctx).ListRepoHooks(a.String("owner"), a.String("repo"), sdk.ListHooksOptions{
-		ListOptions: tool.ListOptions(a)})
-	if err := forgejo.Fail(resp, err, "list webhooks of", tool.RepoRef(a)); err != nil {
+func (w where) list(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
+	hooks, resp, err := w.sdkList(c.SDK(ctx), a, sdk.ListHooksOptions{ListOptions: tool.ListOptions(a)})
+	if err := forgejo.Fail(resp, err, "list webhooks of", w.subject(a)); err != nil {
 		return nil, err
 	}
 	return tool.ListResult(a, resp, hooks, compact)
 }
 
-func fetch(ctx context.Context, c *forgejo.Client, a tool.Args) (*rawHook, error) {
-	p, err := hookPath(a)
+func (w where) fetch(ctx context.Context, c *forgejo.Client, a tool.Args) (*rawHook, error) {
+	p, err := w.hookPath(a)
 	if err != nil {
 		return nil, err
 	}
 	var h rawHook
 	if err := c.DoJSON(ctx, http.MethodGet, p, nil, nil, &h); err != nil {
-		return nil, forgejo.Relabel(err, "get", hookRef(a))
+		return nil, forgejo.Relabel(err, "get", w.hookRef(a))
 	}
 	return &h, nil
 }
 
-func get(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
-	h, err := fetch(ctx, c, a)
+func (w where) get(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
+	h, err := w.fetch(ctx, c, a)
 	if err != nil {
 		return nil, err
 	}
 	return tool.JSON(compactRaw(h))
 }
 
-func create(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
+// create sends the secret in the request body only; the forge's answer
+// carries it in config, which compactRaw never reads.
+func (w where) create(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
 	ct := a.String("content_type")
 	if ct == "" {
 		ct = "json"
@@ -178,14 +187,20 @@ func create(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolR
 	if a.Has("active") {
 		active = a.Bool("active")
 	}
-	h, resp, err := c.SDK(ctx).CreateRepoHook(a.String("owner"), a.String("repo"), sdk.CreateHookOption{
-		Type: sdk.HookType(a.String("type")), Config: cfg, Events: events,
-		BranchFilter: a.String("branch_filter"), Active: active})
-	if err := forgejo.Fail(resp, err, "create a webhook in", tool.RepoRef(a)); err != nil {
+	p, err := w.path(a, "hooks")
+	if err != nil {
 		return nil, err
 	}
-	out := compact(h)
-	out.BranchFilter = a.String("branch_filter")
+	var h rawHook
+	body := sdk.CreateHookOption{Type: sdk.HookType(a.String("type")), Config: cfg, Events: events,
+		BranchFilter: a.String("branch_filter"), Active: active}
+	if err := c.DoJSON(ctx, http.MethodPost, p, nil, body, &h); err != nil {
+		return nil, forgejo.Relabel(err, "create a webhook in", w.subject(a))
+	}
+	out := compactRaw(&h)
+	if out.BranchFilter == "" {
+		out.BranchFilter = a.String("branch_filter")
+	}
 	return tool.JSON(out)
 }
 
@@ -200,8 +215,8 @@ type editBody struct {
 	AuthHeader   string            `json:"authorization_header"`
 }
 
-func edit(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
-	cur, err := fetch(ctx, c, a)
+func (w where) edit(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
+	cur, err := w.fetch(ctx, c, a)
 	if err != nil {
 		return nil, err
 	}
@@ -224,13 +239,13 @@ func edit(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolRes
 		v := a.Bool("active")
 		body.Active = &v
 	}
-	p, err := hookPath(a)
+	p, err := w.hookPath(a)
 	if err != nil {
 		return nil, err
 	}
 	var h rawHook
 	if err := c.DoJSON(ctx, http.MethodPatch, p, nil, body, &h); err != nil {
-		return nil, forgejo.Relabel(err, "edit", hookRef(a))
+		return nil, forgejo.Relabel(err, "edit", w.hookRef(a))
 	}
 	return tool.JSON(compactRaw(&h))
 }
@@ -240,21 +255,25 @@ type queued struct {
 	ID     int64 `json:"id"`
 }
 
-func remove(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
-	resp, err := c.SDK(ctx).DeleteRepoHook(a.String("owner"), a.String("repo"), a.Int("hook_id"))
-	if err := forgejo.Fail(resp, err, "delete", hookRef(a)); err != nil {
+func (w where) remove(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
+	p, err := w.hookPath(a)
+	if err != nil {
 		return nil, err
+	}
+	if err := c.DoJSON(ctx, http.MethodDelete, p, nil, nil, nil); err != nil {
+		return nil, forgejo.Relabel(err, "delete", w.hookRef(a))
 	}
 	return tool.Deleted("id", a.Int("hook_id"))
 }
 
 func test(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
-	p, err := hookPath(a, "tests")
+	w := repoHooks()
+	p, err := w.hookPath(a, "tests")
 	if err != nil {
 		return nil, err
 	}
 	if err := c.DoJSON(ctx, http.MethodPost, p, nil, nil, nil); err != nil {
-		return nil, forgejo.Relabel(err, "test", hookRef(a))
+		return nil, forgejo.Relabel(err, "test", w.hookRef(a))
 	}
 	return tool.JSON(queued{Queued: true, ID: a.Int("hook_id")})
 }

@@ -226,6 +226,15 @@ func Routes() []RouteDiff {
 			Feature: "Cancelling a workflow run", Tools: []string{"cancel_workflow_run"}, Otherwise: Refused},
 		{Method: http.MethodPost, Route: actions + "runs/{run}/rerun",
 			Feature: "Re-running a workflow run", Tools: []string{"rerun_workflow_run"}, Otherwise: Refused},
+		{Method: http.MethodPost, Route: "/repos/{owner}/{repo}/convert",
+			Feature: "Converting a pull mirror to an ordinary repository", Tools: []string{"convert_mirror_repo"}, Otherwise: Refused},
+		{Method: http.MethodGet, Route: actions + "workflows",
+			Feature: "Listing a repository's workflows", Tools: []string{"list_workflows"},
+			Otherwise: "the workflow folder (.forgejo/workflows, else .gitea/workflows) is listed through the contents API, without the workflows' enabled state"},
+		{Method: http.MethodPut, Route: actions + "workflows/{workflow_id}/enable",
+			Feature: "Enabling a workflow", Tools: []string{"enable_workflow"}, Otherwise: Refused, Instead: WorkflowSwitchElsewhere},
+		{Method: http.MethodPut, Route: actions + "workflows/{workflow_id}/disable",
+			Feature: "Disabling a workflow", Tools: []string{"disable_workflow"}, Otherwise: Refused, Instead: WorkflowSwitchElsewhere},
 		{Method: http.MethodPost, Route: "/repos/{owner}/{repo}/pulls/{index}/reviews/{id}/comments",
 			Feature: "Adding a line comment to a review", Tools: []string{"add_pull_review_comments", "reply_to_pull_review_comment"},
 			Otherwise: "the comments go in as a PENDING review, which the forge folds into the caller's pending review (its text and commit sent back unchanged): " +
@@ -234,6 +243,13 @@ func Routes() []RouteDiff {
 			Feature: "Deleting a review's line comment", Tools: []string{"delete_pull_review_comment"},
 			Otherwise: "the comment is checked to be the review's, deleted through the issue comment route, and checked gone (isError if the forge kept it, as an older Gitea did)"},
 	}
+	rows = append(append(rows, forkRoutes()...), blockRoutes()...)
+	rows = append(rows, runnerRoutes()...)
+	rows = append(rows,
+		RouteDiff{Method: http.MethodPost, Route: "/packages/{owner}/{type}/{name}/-/link/{repo_name}",
+			Feature: "Linking a package to a repository", Tools: []string{"link_package"}, Otherwise: Refused},
+		RouteDiff{Method: http.MethodPost, Route: "/packages/{owner}/{type}/{name}/-/unlink",
+			Feature: "Unlinking a package", Tools: []string{"unlink_package"}, Otherwise: Refused})
 	for i, r := range rows {
 		rows[i].Forgejo, rows[i].Gitea = presence(r.Method + " " + r.Route)
 	}
@@ -244,6 +260,10 @@ func Routes() []RouteDiff {
 // person reads it (the forges' web log routes take no API token).
 const JobLogsElsewhere = "a person reads a job's log on its web page, the html_url that list_action_run_jobs and get_ci_status give " +
 	"(the forge's web log routes take no API token)"
+
+// WorkflowSwitchElsewhere is what a refused enable or disable says
+// instead.
+const WorkflowSwitchElsewhere = "a person enables or disables a workflow on the repository's Actions page"
 
 // presence splits the described forges that have route (compat_gen.go)
 // from those that lack it, per flavour; a route `make routes` has not seen
@@ -283,14 +303,34 @@ func RouteFor(method, route string) (RouteDiff, bool) {
 // RouteOf returns the declared difference whose template matches the
 // escaped API path p (below /api/v1, such as "/repos/o/r/actions/runs/3/jobs"),
 // if any: what a request is checked against before it is sent.
+//
+// Where two templates match, the one with more literal segments wins, as
+// in the forges' routers: …/runners/jobs is not …/runners/{runner_id}.
 func RouteOf(method, p string) (RouteDiff, bool) {
 	got := strings.Split(strings.Trim(p, "/"), "/")
+	var best RouteDiff
+	bestLiterals := -1
 	for _, d := range Routes() {
-		if d.Method == method && matchSegments(strings.Split(strings.Trim(d.Route, "/"), "/"), got) {
-			return d, true
+		tpl := strings.Split(strings.Trim(d.Route, "/"), "/")
+		if d.Method != method || !matchSegments(tpl, got) {
+			continue
+		}
+		if n := literals(tpl); n > bestLiterals {
+			best, bestLiterals = d, n
 		}
 	}
-	return RouteDiff{}, false
+	return best, bestLiterals >= 0
+}
+
+// literals counts a template's segments that are not parameters.
+func literals(tpl []string) int {
+	n := 0
+	for _, s := range tpl {
+		if !strings.HasPrefix(s, "{") {
+			n++
+		}
+	}
+	return n
 }
 
 // matchSegments reports whether a path's segments fill a template's: the

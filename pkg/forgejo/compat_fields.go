@@ -76,8 +76,21 @@ func Fields() []FieldDiff {
 			Handling: "a branch name sent; each PR's head is checked too, the list read on until a page of matches is full"},
 		{Definition: pullsQuery, Forgejo: "base", Gitea: "base_branch",
 			Handling: "both sent; each PR's base is checked too (Forgejo 13 has neither)"},
+		{Definition: "ActionRunner", Forgejo: "description", Handling: OneSided, Result: "description"},
+		{Definition: "ActionRunner", Forgejo: "version", Handling: OneSided, Result: "version"},
+		{Definition: "ActionRunner", Gitea: "busy", Handling: OneSided, Result: "busy"},
+		{Definition: "ActionRunner", Gitea: "disabled", Handling: OneSided, Result: "disabled"},
+		{Definition: "RegistrationToken/ActionRunner", Forgejo: "token",
+			Handling: "Gitea describes no answer for its POST route; it sends the same token member, which is read on both"},
+		{Definition: "PackageFile", Forgejo: "Size", Gitea: "size", Handling: BothSpellings + " (JSON member names are matched without case)"},
+	}
+	for _, f := range []string{"id", "name", "status", "runs_on", "needs", "task_id", "attempt", "repo_id"} {
+		fields = append(fields, FieldDiff{Definition: "ActionRunJob", Forgejo: f,
+			Handling: "only Forgejo has the runner job search (search_*_runner_jobs); refused before sending on Gitea"})
 	}
 	features := map[string]string{run: "Workflow run", job: "Workflow job", "ActionWorkflowJobsResponse": "Jobs of a run",
+		"ActionRunner": "Runner", "RegistrationToken/ActionRunner": "Runner registration token", "PackageFile": "Package file",
+		"ActionRunJob":   "Job waiting for a runner",
 		"ActionArtifact": "Artifact", "ActionArtifactsResponse": "Artifacts list",
 		runsQuery: "Workflow runs filters", pullsQuery: "Pull request list filters",
 		"Compare": "Compare commits", "IssueTemplate": "Issue template", "Attachment": "Attachment"}

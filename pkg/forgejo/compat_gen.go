@@ -43,10 +43,92 @@ func describedHaving(route string) (have []string, known bool) {
 		return []string{"Forgejo 17.0.0-dev+gitea-1.22.0"}, true
 	case "POST /repos/{owner}/{repo}/actions/runs/{run}/rerun":
 		return []string{"Gitea 1.26.0"}, true
+	case "POST /repos/{owner}/{repo}/convert":
+		return []string{"Forgejo 13.0.5+gitea-1.22.0", "Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0"}, true
+	case "GET /repos/{owner}/{repo}/actions/workflows":
+		return []string{"Gitea 1.26.0"}, true
+	case "PUT /repos/{owner}/{repo}/actions/workflows/{workflow_id}/enable":
+		return []string{"Gitea 1.26.0"}, true
+	case "PUT /repos/{owner}/{repo}/actions/workflows/{workflow_id}/disable":
+		return []string{"Gitea 1.26.0"}, true
 	case "POST /repos/{owner}/{repo}/pulls/{index}/reviews/{id}/comments":
 		return []string{"Forgejo 10.0.0-dev-456d05998231+gitea-1.22.0", "Forgejo 13.0.5+gitea-1.22.0", "Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0"}, true
 	case "DELETE /repos/{owner}/{repo}/pulls/{index}/reviews/{id}/comments/{comment}":
 		return []string{"Forgejo 10.0.0-dev-456d05998231+gitea-1.22.0", "Forgejo 13.0.5+gitea-1.22.0", "Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0"}, true
+	case "GET /repos/{owner}/{repo}/sync_fork":
+		return []string{"Forgejo 13.0.5+gitea-1.22.0", "Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0"}, true
+	case "GET /repos/{owner}/{repo}/sync_fork/{branch}":
+		return []string{"Forgejo 13.0.5+gitea-1.22.0", "Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0"}, true
+	case "POST /repos/{owner}/{repo}/sync_fork":
+		return []string{"Forgejo 13.0.5+gitea-1.22.0", "Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0"}, true
+	case "POST /repos/{owner}/{repo}/sync_fork/{branch}":
+		return []string{"Forgejo 13.0.5+gitea-1.22.0", "Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0"}, true
+	case "POST /repos/{owner}/{repo}/merge-upstream":
+		return []string{"Gitea 1.26.0"}, true
+	case "GET /user/list_blocked":
+		return []string{"Forgejo 10.0.0-dev-456d05998231+gitea-1.22.0", "Forgejo 13.0.5+gitea-1.22.0", "Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0"}, true
+	case "GET /user/blocks":
+		return []string{"Gitea 1.26.0"}, true
+	case "PUT /user/block/{username}":
+		return []string{"Forgejo 10.0.0-dev-456d05998231+gitea-1.22.0", "Forgejo 13.0.5+gitea-1.22.0", "Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0"}, true
+	case "PUT /user/blocks/{username}":
+		return []string{"Gitea 1.26.0"}, true
+	case "PUT /user/unblock/{username}":
+		return []string{"Forgejo 10.0.0-dev-456d05998231+gitea-1.22.0", "Forgejo 13.0.5+gitea-1.22.0", "Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0"}, true
+	case "DELETE /user/blocks/{username}":
+		return []string{"Gitea 1.26.0"}, true
+	case "GET /orgs/{org}/list_blocked":
+		return []string{"Forgejo 10.0.0-dev-456d05998231+gitea-1.22.0", "Forgejo 13.0.5+gitea-1.22.0", "Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0"}, true
+	case "GET /orgs/{org}/blocks":
+		return []string{"Gitea 1.26.0"}, true
+	case "PUT /orgs/{org}/block/{username}":
+		return []string{"Forgejo 10.0.0-dev-456d05998231+gitea-1.22.0", "Forgejo 13.0.5+gitea-1.22.0", "Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0"}, true
+	case "PUT /orgs/{org}/blocks/{username}":
+		return []string{"Gitea 1.26.0"}, true
+	case "PUT /orgs/{org}/unblock/{username}":
+		return []string{"Forgejo 10.0.0-dev-456d05998231+gitea-1.22.0", "Forgejo 13.0.5+gitea-1.22.0", "Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0"}, true
+	case "DELETE /orgs/{org}/blocks/{username}":
+		return []string{"Gitea 1.26.0"}, true
+	case "POST /repos/{owner}/{repo}/actions/runners/registration-token":
+		return []string{"Gitea 1.26.0"}, true
+	case "GET /repos/{owner}/{repo}/actions/runners":
+		return []string{"Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0", "Gitea 1.26.0"}, true
+	case "POST /repos/{owner}/{repo}/actions/runners":
+		return []string{"Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0"}, true
+	case "GET /repos/{owner}/{repo}/actions/runners/{runner_id}":
+		return []string{"Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0", "Gitea 1.26.0"}, true
+	case "DELETE /repos/{owner}/{repo}/actions/runners/{runner_id}":
+		return []string{"Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0", "Gitea 1.26.0"}, true
+	case "GET /repos/{owner}/{repo}/actions/runners/jobs":
+		return []string{"Forgejo 13.0.5+gitea-1.22.0", "Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0"}, true
+	case "POST /orgs/{org}/actions/runners/registration-token":
+		return []string{"Gitea 1.26.0"}, true
+	case "GET /orgs/{org}/actions/runners":
+		return []string{"Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0", "Gitea 1.26.0"}, true
+	case "POST /orgs/{org}/actions/runners":
+		return []string{"Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0"}, true
+	case "GET /orgs/{org}/actions/runners/{runner_id}":
+		return []string{"Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0", "Gitea 1.26.0"}, true
+	case "DELETE /orgs/{org}/actions/runners/{runner_id}":
+		return []string{"Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0", "Gitea 1.26.0"}, true
+	case "GET /orgs/{org}/actions/runners/jobs":
+		return []string{"Forgejo 13.0.5+gitea-1.22.0", "Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0"}, true
+	case "POST /user/actions/runners/registration-token":
+		return []string{"Gitea 1.26.0"}, true
+	case "GET /user/actions/runners":
+		return []string{"Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0", "Gitea 1.26.0"}, true
+	case "POST /user/actions/runners":
+		return []string{"Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0"}, true
+	case "GET /user/actions/runners/{runner_id}":
+		return []string{"Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0", "Gitea 1.26.0"}, true
+	case "DELETE /user/actions/runners/{runner_id}":
+		return []string{"Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0", "Gitea 1.26.0"}, true
+	case "GET /user/actions/runners/jobs":
+		return []string{"Forgejo 13.0.5+gitea-1.22.0", "Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0"}, true
+	case "POST /packages/{owner}/{type}/{name}/-/link/{repo_name}":
+		return []string{"Forgejo 13.0.5+gitea-1.22.0", "Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0", "Gitea 1.26.0"}, true
+	case "POST /packages/{owner}/{type}/{name}/-/unlink":
+		return []string{"Forgejo 13.0.5+gitea-1.22.0", "Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0", "Gitea 1.26.0"}, true
 	}
 	return nil, false
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 )
 
@@ -18,6 +19,36 @@ var swept = []string{
 	"upsert_repo_action_secret", "list_repo_action_secrets", "delete_repo_action_secret",
 	"create_repo_action_variable", "get_repo_action_variable", "list_repo_action_variables",
 	"update_repo_action_variable", "delete_repo_action_variable",
+	// Issue 29, round 2: an organisation's and the user's.
+	"upsert_org_action_secret", "list_org_action_secrets", "delete_org_action_secret",
+	"create_org_action_variable", "get_org_action_variable", "list_org_action_variables",
+	"update_org_action_variable", "delete_org_action_variable",
+	"upsert_my_action_secret", "delete_my_action_secret",
+	"create_my_action_variable", "get_my_action_variable", "list_my_action_variables",
+	"update_my_action_variable", "delete_my_action_variable",
+	"list_workflows", "get_workflow", "disable_workflow", "enable_workflow", "dispatch_workflow",
+	// Not the registration token and register_*_runner: their answers hold
+	// a live runner secret, which the recorder would not redact.
+	"list_repo_runners", "list_org_runners", "list_my_runners",
+	"search_repo_runner_jobs", "search_org_runner_jobs", "search_my_runner_jobs",
+	"list_packages", "get_package", "list_package_files", "link_package", "unlink_package", "delete_package",
+	"list_action_tasks",
+	// Issue 29: repository administration (operation/repoadmin). Transfers
+	// to accept or reject need a second user's session, and migrate_repo's
+	// token would reach the recording: they are left to the live tests.
+	"edit_repo", "set_repo_topics", "add_repo_topic", "list_repo_topics", "remove_repo_topic",
+	"add_collaborator", "check_collaborator", "get_collaborator_permission", "remove_collaborator",
+	"add_repo_team", "check_repo_team", "list_repo_teams", "remove_repo_team",
+	"create_deploy_key", "get_deploy_key", "list_deploy_keys", "delete_deploy_key",
+	"create_tag_protection", "get_tag_protection", "edit_tag_protection", "list_tag_protections", "delete_tag_protection",
+	"add_push_mirror", "list_push_mirrors", "sync_push_mirrors", "delete_push_mirror", "sync_mirror",
+	"create_repo_from_template", "transfer_repo", "delete_repo", "convert_mirror_repo",
+}
+
+// sweepCall is one tool call of the sweep, its arguments made when it runs.
+type sweepCall struct {
+	tool string
+	args func() map[string]any
 }
 
 // sweep calls every tool in swept at least once; list tools also with
@@ -33,6 +64,11 @@ func (f *forge) sweep(ctx context.Context) error {
 	}
 	onIssue := func(extra map[string]any) map[string]any { extra["index"] = f.issue; return with(extra) }
 	onPull := func(extra map[string]any) map[string]any { extra["index"] = f.pull; return with(extra) }
+	onOrg := func(extra map[string]any) map[string]any { extra["org"] = f.org; return extra }
+	onPackage := func(extra map[string]any) map[string]any {
+		extra["owner"], extra["type"], extra["name"] = f.admin, "generic", "sweep-pkg"
+		return extra
+	}
 
 	// The line comments to reply to and to delete, read as the sweep's own.
 	var approvalComments, pendingComments []idOf
@@ -44,10 +80,7 @@ func (f *forge) sweep(ctx context.Context) error {
 		return fmt.Errorf("user2's review %d has no line comment", f.approval)
 	}
 
-	calls := []struct {
-		tool string
-		args func() map[string]any
-	}{
+	calls := []sweepCall{
 		{"list_user_repos", func() map[string]any { return map[string]any{"user": f.admin} }},
 		{"list_user_repos", func() map[string]any { return map[string]any{"user": f.admin, "limit": 1} }},
 		{"list_org_repos", func() map[string]any { return map[string]any{"org": f.org} }},
@@ -95,15 +128,78 @@ func (f *forge) sweep(ctx context.Context) error {
 		{"list_repo_action_variables", func() map[string]any { return repo }},
 		{"list_repo_action_variables", func() map[string]any { return with(map[string]any{"limit": 1}) }},
 		{"delete_repo_action_variable", func() map[string]any { return with(map[string]any{"name": "SWEEP_VAR"}) }},
+		{"upsert_org_action_secret", func() map[string]any { return onOrg(map[string]any{"name": "SWEEP_SECRET", "value": "sweep-value"}) }},
+		{"list_org_action_secrets", func() map[string]any { return onOrg(map[string]any{}) }},
+		{"list_org_action_secrets", func() map[string]any { return onOrg(map[string]any{"limit": 1}) }},
+		{"delete_org_action_secret", func() map[string]any { return onOrg(map[string]any{"name": "SWEEP_SECRET"}) }},
+		{"create_org_action_variable", func() map[string]any { return onOrg(map[string]any{"name": "SWEEP_VAR", "value": "one"}) }},
+		{"get_org_action_variable", func() map[string]any { return onOrg(map[string]any{"name": "SWEEP_VAR"}) }},
+		{"update_org_action_variable", func() map[string]any { return onOrg(map[string]any{"name": "SWEEP_VAR", "value": "two"}) }},
+		{"list_org_action_variables", func() map[string]any { return onOrg(map[string]any{}) }},
+		{"list_org_action_variables", func() map[string]any { return onOrg(map[string]any{"limit": 1}) }},
+		{"delete_org_action_variable", func() map[string]any { return onOrg(map[string]any{"name": "SWEEP_VAR"}) }},
+		{"upsert_my_action_secret", func() map[string]any { return map[string]any{"name": "SWEEP_SECRET", "value": "sweep-value"} }},
+		{"delete_my_action_secret", func() map[string]any { return map[string]any{"name": "SWEEP_SECRET"} }},
+		{"create_my_action_variable", func() map[string]any { return map[string]any{"name": "SWEEP_VAR", "value": "one"} }},
+		{"get_my_action_variable", func() map[string]any { return map[string]any{"name": "SWEEP_VAR"} }},
+		{"update_my_action_variable", func() map[string]any { return map[string]any{"name": "SWEEP_VAR", "value": "two"} }},
+		{"list_my_action_variables", func() map[string]any { return map[string]any{} }},
+		{"list_my_action_variables", func() map[string]any { return map[string]any{"limit": 1} }},
+		{"delete_my_action_variable", func() map[string]any { return map[string]any{"name": "SWEEP_VAR"} }},
+		{"list_repo_runners", func() map[string]any { return repo }},
+		{"list_org_runners", func() map[string]any { return onOrg(map[string]any{}) }},
+		{"list_my_runners", func() map[string]any { return map[string]any{} }},
+		{"search_repo_runner_jobs", func() map[string]any { return with(map[string]any{"labels": "no-such-runner"}) }},
+		{"search_org_runner_jobs", func() map[string]any { return onOrg(map[string]any{}) }},
+		{"search_my_runner_jobs", func() map[string]any { return map[string]any{} }},
+		{"list_packages", func() map[string]any { return map[string]any{"owner": f.admin} }},
+		{"list_packages", func() map[string]any { return map[string]any{"owner": f.admin, "type": "generic", "limit": 1} }},
+		{"get_package", func() map[string]any { return onPackage(map[string]any{"package_version": "1.0.0"}) }},
+		{"list_package_files", func() map[string]any { return onPackage(map[string]any{"package_version": "1.0.0"}) }},
+		{"link_package", func() map[string]any { return onPackage(map[string]any{"repo": f.repo}) }},
+		{"unlink_package", func() map[string]any { return onPackage(map[string]any{}) }},
+		{"delete_package", func() map[string]any { return onPackage(map[string]any{"package_version": "1.0.0"}) }},
+		{"list_action_tasks", func() map[string]any { return repo }},
+		{"list_action_tasks", func() map[string]any { return with(map[string]any{"limit": 1}) }},
+		{"list_workflows", func() map[string]any { return repo }},
+		{"list_workflows", func() map[string]any { return with(map[string]any{"ref": "main"}) }},
+		{"get_workflow", func() map[string]any { return with(map[string]any{"workflow": "sweep.yml"}) }},
+		{"disable_workflow", func() map[string]any { return with(map[string]any{"workflow": "sweep.yml"}) }},
+		{"enable_workflow", func() map[string]any { return with(map[string]any{"workflow": "sweep.yml"}) }},
+		{"dispatch_workflow", func() map[string]any {
+			return with(map[string]any{"workflow": "sweep.yml", "ref": "main", "inputs": map[string]any{"level": "info"}})
+		}},
+		{"apply_diff_patch", func() map[string]any {
+			return with(map[string]any{"new_branch": "sweep-patch", "message": "Sweep: a diff",
+				"diff": "diff --git a/SWEEP.md b/SWEEP.md\nnew file mode 100644\n--- /dev/null\n+++ b/SWEEP.md\n@@ -0,0 +1 @@\n+swept\n"})
+		}},
+		{"replace_issue_labels", func() map[string]any { return onIssue(map[string]any{"labels": []any{}}) }},
+		{"delete_issue", func() map[string]any { return with(map[string]any{"index": f.auto + 1000}) }},
+		{"list_repo_comments", func() map[string]any { return repo }},
+		{"list_repo_comments", func() map[string]any { return with(map[string]any{"limit": 1}) }},
+		{"list_repo_activity", func() map[string]any { return repo }},
+		{"list_repo_activity", func() map[string]any { return with(map[string]any{"limit": 1}) }},
+		{"get_commit_pull_request", func() map[string]any { return with(map[string]any{"sha": f.pullHead}) }},
+		{"search_repo_content", func() map[string]any { return with(map[string]any{"query": "swept", "ref": "sweep-patch"}) }},
 	}
+	// last is the previous call's result, for calls that need an id it gave.
+	var last json.RawMessage
+	calls = append(calls, f.repoAdminCalls(with, repo, &last)...)
+	more, err := f.ownerCalls(ctx)
+	if err != nil {
+		return err
+	}
+	calls = append(calls, more...)
 	called := map[string]bool{}
 	for _, c := range calls {
-		if _, err := f.call(ctx, c.tool, c.args()); err != nil {
+		raw, err := f.call(ctx, c.tool, c.args())
+		if err != nil {
 			return err
 		}
+		last = raw
 		called[c.tool] = true
 	}
-	for _, name := range swept {
+	for _, name := range append(swept, ownerSwept...) {
 		if !called[name] {
 			return fmt.Errorf("%s is in swept but was never called", name)
 		}

@@ -48,8 +48,9 @@ type forge struct {
 	failed             []string
 	repo, org, orgRepo string
 	teamID, comment    int64
-	issue, pull, auto  int64 // issue and pull request numbers
-	pending, approval  int64 // review ids: the admin's pending one, user2's dismissed approval
+	issue, pull, auto  int64  // issue and pull request numbers
+	pullHead           string // the pull request's head commit
+	pending, approval  int64  // review ids: the admin's pending one, user2's dismissed approval
 }
 
 func run() error {

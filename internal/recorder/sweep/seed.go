@@ -128,12 +128,42 @@ func (f *forge) seed(ctx context.Context) error {
 			f.adminTok, map[string]any{"message": "dismissed to undismiss"}, nil},
 		{"(seed) a status on the pull request's head", "POST", func() string { return fmt.Sprintf("%s/statuses/%s", r, pull.Head.SHA) }, f.adminTok,
 			map[string]any{"state": "success", "context": "sweep/check", "description": "recorded"}, nil},
+		{"(seed) a dispatchable workflow", "POST", at("%s/contents/.gitea/workflows/sweep.yml", r), f.adminTok,
+			file("sweep.yml", "name: Sweep\non:\n  workflow_dispatch:\n    inputs:\n      level:\n        type: choice\n        options: [debug, info]\n"+
+				"jobs:\n  sweep:\n    runs-on: no-such-runner\n    steps:\n      - run: echo ${{ inputs.level }}\n", "main", ""), nil},
 		{"(seed) protect main, a check required", "POST", at("%s/branch_protections", r), f.adminTok,
 			map[string]any{"rule_name": "main", "enable_status_check": true, "status_check_contexts": []string{"sweep/check"}}, nil},
 		{"(seed) schedule auto-merge", "POST", func() string { return fmt.Sprintf("%s/pulls/%d/merge", r, auto.Number) }, f.adminTok,
 			map[string]any{"Do": "merge", "merge_when_checks_succeed": true}, nil},
 	})
 	f.issue, f.comment, f.pull, f.auto, f.teamID = issue.Number, comment.ID, pull.Number, auto.Number, team.ID
+	f.pullHead = pull.Head.SHA
 	f.pending, f.approval = review.ID, approval.ID
-	return err
+	if err != nil {
+		return err
+	}
+	return f.seedPackage(ctx)
+}
+
+// seedPackage uploads a generic package for the package tools, through
+// the registry's own route (below /api/packages, not the API).
+func (f *forge) seedPackage(ctx context.Context) error {
+	const what = "(seed) generic package"
+	f.rec.SetTool(what, nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodPut,
+		f.proxy+"/api/packages/"+f.admin+"/generic/sweep-pkg/1.0.0/sweep.txt", strings.NewReader("sweep package\n"))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Authorization", "token "+f.adminTok)
+	resp, err := f.http.Do(req)
+	if err != nil {
+		return fmt.Errorf("%s: %w", what, err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusCreated {
+		raw, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
+		return fmt.Errorf("%s: %d %s", what, resp.StatusCode, raw)
+	}
+	return nil
 }

@@ -1,0 +1,34 @@
+package forgejo
+
+import "net/http"
+
+// runnerRoutes are the runner routes of a repository, an organisation
+// and the user (operation/actionsconfig): Forgejo hands out a
+// registration token on GET and Gitea on POST (the tool picks by flavour); Forgejo 15 adds listing,
+// reading, registering and deleting runners, which Gitea has but for
+// registering; Forgejo 13 adds the search of the jobs waiting for a
+// runner, which Gitea lacks.
+func runnerRoutes() []RouteDiff {
+	var rows []RouteDiff
+	for _, l := range []struct{ prefix, noun string }{
+		{"/repos/{owner}/{repo}", "repo"}, {"/orgs/{org}", "org"}, {"/user", "my"},
+	} {
+		r := l.prefix + "/actions/runners"
+		tools := func(name string) []string { return []string{name} }
+		rows = append(rows,
+			// Forgejo's GET of the token is not a row: Gitea's router takes
+			// the same path for …/runners/{runner_id}, so no description
+			// says Gitea lacks it; the tool asks Gitea with POST by flavour.
+			RouteDiff{Method: http.MethodPost, Route: r + "/registration-token", Feature: "Getting a runner registration token (POST)",
+				Tools: tools("get_" + l.noun + "_runner_registration_token"), Otherwise: "the GET route Forgejo has instead"},
+			RouteDiff{Method: http.MethodGet, Route: r, Feature: "Listing runners", Tools: tools("list_" + l.noun + "_runners"), Otherwise: Refused},
+			RouteDiff{Method: http.MethodPost, Route: r, Feature: "Registering a runner", Tools: tools("register_" + l.noun + "_runner"),
+				Otherwise: Refused, Instead: "get_" + l.noun + "_runner_registration_token gives the token the runner's own register command takes"},
+			RouteDiff{Method: http.MethodGet, Route: r + "/{runner_id}", Feature: "Reading a runner", Tools: tools("get_" + l.noun + "_runner"), Otherwise: Refused},
+			RouteDiff{Method: http.MethodDelete, Route: r + "/{runner_id}", Feature: "Deleting a runner", Tools: tools("delete_" + l.noun + "_runner"), Otherwise: Refused},
+			RouteDiff{Method: http.MethodGet, Route: r + "/jobs", Feature: "Searching the jobs waiting for a runner", Tools: tools("search_" + l.noun + "_runner_jobs"),
+				Otherwise: Refused, Instead: "list_workflow_runs status=queued and list_action_run_jobs show a repository's queued jobs and the labels they need"},
+		)
+	}
+	return rows
+}
