@@ -20,6 +20,9 @@ type session struct {
 	cs    *mcp.ClientSession
 	tools map[string]*mcp.Tool
 	cost  cost
+	// known are the tools search_tools has shown in the current task
+	// (maintainer_test.go), nil where the tasks do not search.
+	known map[string]bool
 }
 
 // cost is what a task took.
