@@ -37,6 +37,10 @@ type Error struct {
 	// NotJSON is set on a failure whose reply was not JSON: a web page
 	// or a proxy's answer, never the forge API's own (DiagnoseURL).
 	NotJSON bool
+	// Admin is set (by AdminOnly) on the failure of a site
+	// administration route: a 403 then says that the token's user must
+	// be a site administrator, not that some repository right is missing.
+	Admin bool
 }
 
 // noTokenHint tells how to configure a token, on every transport.
@@ -60,6 +64,10 @@ func (e *Error) Error() string {
 		return fmt.Sprintf("%s not found (404): it does not exist or this token cannot see it%s", e.Subject, msg)
 	case e.Status == http.StatusUnauthorized:
 		return fmt.Sprintf("%s: the forge rejected the token (401 Unauthorized); check that the access token (FORGEJO_ACCESS_TOKEN, --token-file, or the Authorization header over HTTP) is valid and not expired", op)
+	case e.Status == http.StatusForbidden && e.Admin && !strings.Contains(e.Message, "scope"):
+		return fmt.Sprintf("%s: permission denied (403)%s; only a site administrator may do this: the token's user is not one (use a site administrator's token)", op, msg)
+	case e.Status == http.StatusForbidden && e.Admin:
+		return fmt.Sprintf("%s: permission denied (403)%s; site administration needs a token with the read:admin (reads) or write:admin (changes) scope, of a site administrator", op, msg)
 	case e.Status == http.StatusForbidden:
 		return fmt.Sprintf("%s: permission denied (403)%s; the token may lack a scope (such as write:issue or write:repository) or the user the rights", op, msg)
 	case e.Status == http.StatusConflict:

@@ -199,3 +199,26 @@ func TestNotFoundAs(t *testing.T) {
 	other := &forgejo.Error{Verb: "get", Subject: "repository o/r", Status: 403}
 	assert.Same(t, error(other), forgejo.NotFoundAs(other, "ref x"))
 }
+
+// TestAdminOnly: a site administration route's 403 names the right it
+// needs, or the scope when the forge says the token lacks one.
+func TestAdminOnly(t *testing.T) {
+	tests := []struct {
+		name, message, want string
+	}{
+		{"not a site administrator", "you must be a site administrator",
+			"list users of the site: permission denied (403): you must be a site administrator; only a site administrator may do this: the token's user is not one (use a site administrator's token)"},
+		{"scope", "token does not have at least one of required scope(s): [read:admin]",
+			"list users of the site: permission denied (403): token does not have at least one of required scope(s): [read:admin]; site administration needs a token with the read:admin (reads) or write:admin (changes) scope, of a site administrator"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := forgejo.AdminOnly(&forgejo.Error{Verb: "list users of", Subject: "the site", Status: 403, Message: tt.message})
+			assert.Equal(t, tt.want, err.Error())
+			other := &forgejo.Error{Verb: "get", Subject: "x", Status: 404}
+			assert.Equal(t, other.Error(), forgejo.AdminOnly(other).Error(), "only a 403 reads otherwise")
+		})
+	}
+	plain := errors.New("no forge error")
+	assert.Same(t, plain, forgejo.AdminOnly(plain))
+}

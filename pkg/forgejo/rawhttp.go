@@ -233,6 +233,18 @@ func Relabel(err error, verb, subject string) error {
 	return &cp
 }
 
+// AdminOnly marks err as the failure of a site administration route, so
+// that a 403 names the site administrator right (Error.Admin).
+func AdminOnly(err error) error {
+	var fe *Error
+	if !errors.As(err, &fe) {
+		return err
+	}
+	cp := *fe
+	cp.Admin = true
+	return &cp
+}
+
 // StatusOf returns the HTTP status of a forge failure, 0 when none arrived.
 // It tells a rejected token (401) from a missing scope or right (403).
 func StatusOf(err error) int {

@@ -163,3 +163,42 @@ func TestGiven(t *testing.T) {
 	assert.Equal(t, "a", list[0], "the body's list is a copy")
 	assert.Empty(t, a.Given("body"))
 }
+
+// TestSelectExplicit: an Explicit toolset (site administration) is kept
+// only when a selection names it or one of its tools.
+func TestSelectExplicit(t *testing.T) {
+	admin := Toolset{ID: "admin", Explicit: true}
+	all := []Def{
+		{Name: "get_a", Toolset: Toolset{ID: "a", Default: true}, Annotations: Read()},
+		{Name: "get_b", Toolset: Toolset{ID: "b"}, Annotations: Read()},
+		{Name: "list_users", Toolset: admin, Annotations: Read()},
+		{Name: "delete_user", Toolset: admin, Annotations: Destroy(true)},
+	}
+	tests := []struct {
+		name string
+		sel  Selection
+		want []string
+	}{
+		{name: "empty selection", want: []string{"get_a", "get_b"}},
+		{name: "all", sel: Selection{Toolsets: []string{"all"}}, want: []string{"get_a", "get_b"}},
+		{name: "all minus one", sel: Selection{Toolsets: []string{"all", "-b"}}, want: []string{"get_a"}},
+		{name: "default", sel: Selection{Toolsets: []string{"default"}}, want: []string{"get_a"}},
+		{name: "named", sel: Selection{Toolsets: []string{"admin"}}, want: []string{"list_users", "delete_user"}},
+		{name: "added to the default", sel: Selection{Toolsets: []string{"+admin"}}, want: []string{"get_a", "list_users", "delete_user"}},
+		{name: "all and named", sel: Selection{Toolsets: []string{"all", "admin"}}, want: []string{"get_a", "get_b", "list_users", "delete_user"}},
+		{name: "named then left out", sel: Selection{Toolsets: []string{"admin", "-admin"}}, want: nil},
+		{name: "a tool named", sel: Selection{Tools: []string{"list_users", "get_b"}}, want: []string{"get_b", "list_users"}},
+		{name: "read-only", sel: Selection{Toolsets: []string{"admin"}, ReadOnly: true}, want: []string{"list_users"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := Select(all, tt.sel)
+			require.NoError(t, err)
+			var names []string
+			for _, d := range got {
+				names = append(names, d.Name)
+			}
+			assert.Equal(t, tt.want, names)
+		})
+	}
+}

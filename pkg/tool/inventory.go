@@ -16,6 +16,11 @@ type Toolset struct {
 	Description string // one line, for --toolsets help and the README
 	// Default toolsets are offered when no --toolsets is given.
 	Default bool
+	// Explicit toolsets are selected only by name: "all", an empty
+	// selection and "-x" lists leave them out, so a powerful toolset (site
+	// administration) is never offered by a selection that did not ask
+	// for it. A tool of one named in --tools is kept.
+	Explicit bool
 }
 
 // String is the toolset's ID.
@@ -24,7 +29,8 @@ func (t Toolset) String() string { return t.ID }
 // Selection narrows an inventory; it mirrors --toolsets, --tools,
 // --exclude-tools and --read-only. Each field can only remove tools.
 //
-// Toolsets is a list of words: a toolset ID, "all" (every toolset),
+// Toolsets is a list of words: a toolset ID, "all" (every toolset but the
+// Explicit ones),
 // "default" (the toolsets marked Default), "+ID" (add a toolset) or "-ID"
 // (leave one out); a list of only +/- words starts from the default
 // selection, so "+wiki" and "default,+wiki" are the same.
@@ -55,9 +61,11 @@ func Select(all []Def, s Selection) ([]Def, error) {
 		}
 	}
 	keep, drop := setOf(s.Tools), setOf(s.Exclude)
+	named := namedToolsets(s.Toolsets)
 	var out []Def
 	for _, d := range all {
 		switch {
+		case d.Toolset.Explicit && !named[d.Toolset.ID] && !keep[d.Name]:
 		case len(toolsets) > 0 && !toolsets[d.Toolset.ID]:
 		case len(keep) > 0 && !keep[d.Name]:
 		case drop[d.Name]:
@@ -72,6 +80,20 @@ func Select(all []Def, s Selection) ([]Def, error) {
 		}
 	}
 	return out, nil
+}
+
+// namedToolsets is the set of toolset IDs words add by name (ID or +ID),
+// which is how an Explicit toolset is selected.
+func namedToolsets(words []string) map[string]bool {
+	named := map[string]bool{}
+	for _, w := range words {
+		if id, ok := strings.CutPrefix(w, "+"); ok {
+			named[id] = true
+		} else if !strings.HasPrefix(w, "-") {
+			named[w] = true
+		}
+	}
+	return named
 }
 
 // resolveToolsets turns the words of Selection.Toolsets into the set of
