@@ -129,6 +129,9 @@ func sampleArgs(d tool.Def) map[string]any {
 			args[p.Name] = false
 		case tool.TypeList:
 			args[p.Name] = []any{"x"}
+			if len(p.Enum) > 0 {
+				args[p.Name] = []any{p.Enum[0]}
+			}
 		default:
 			if len(p.Enum) > 0 {
 				args[p.Name] = p.Enum[0]
@@ -146,6 +149,7 @@ var sampleExtras = map[string]map[string]any{
 	"create_pull_review":      {"body": "x"},
 	"edit_repo":               {"description": "x"},
 	"edit_tag_protection":     {"name_pattern": "x"},
+	"edit_quota_rule":         {"limit_bytes": 1.0},
 	"delete_repo":             {"owner": "x", "repo": "x", "confirm": "x/x"},
 	"create_deploy_key":       {"key": "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIAgi2TBGx0M0Jt+ckTOLGV6/N79tyBwapTLBRxOkY6c9 x"},
 	"get_ci_status":           {"index": 1.0},
