@@ -15,6 +15,7 @@ import (
 
 	"codeberg.org/forgejo-mcp/forgejo-mcp/internal/fakeforge"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
 )
 
 type run struct {
@@ -108,7 +109,19 @@ func TestCLIListMatchesInventory(t *testing.T) {
 	require.Equal(t, 0, r.code)
 	var list []struct{ Name string }
 	require.NoError(t, json.Unmarshal([]byte(r.out), &list))
-	assert.Len(t, list, len(operation.All()))
+	assert.Len(t, list, len(offeredByAll()), "every tool but site administration's, which a selection must name")
+}
+
+// offeredByAll is the inventory but the tools of Explicit toolsets (site
+// administration), which only a selection naming them offers.
+func offeredByAll() []tool.Def {
+	var out []tool.Def
+	for _, d := range operation.All() {
+		if !d.Toolset.Explicit {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 func TestTokenFile(t *testing.T) {

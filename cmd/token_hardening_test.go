@@ -66,7 +66,7 @@ func TestTokenNeverLeaks(t *testing.T) {
 	var mode atomic.Value
 	mode.Store("500")
 	f := echoForge(t, &mode)
-	p := start(t, f.URL, "--log-level", "debug")
+	p := start(t, f.URL, "--log-level", "debug", "--toolsets", "all,admin") // site administration too
 	cmdline, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", p.cmd.Process.Pid))
 	if err == nil {
 		assert.NotContains(t, string(cmdline), fakeforge.Token, "argv")

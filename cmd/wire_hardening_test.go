@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -51,12 +52,17 @@ type proc struct {
 }
 
 // start runs the binary against forgeURL with the fake's token in its
-// environment (never in argv) and extra flags.
+// environment (never in argv) and extra flags (--toolsets all unless
+// they give --toolsets).
 func start(t *testing.T, forgeURL string, args ...string) *proc {
 	t.Helper()
 	bin, err := binaryPath()
 	require.NoError(t, err)
-	cmd := exec.Command(bin, append([]string{"--url", forgeURL, "--toolsets", "all"}, args...)...)
+	head := []string{"--url", forgeURL, "--toolsets", "all"}
+	if slices.Contains(args, "--toolsets") {
+		head = head[:2]
+	}
+	cmd := exec.Command(bin, append(head, args...)...)
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), "FORGEJO_ACCESS_TOKEN=" + fakeforge.Token}
 	stdin, err := cmd.StdinPipe()
 	require.NoError(t, err)

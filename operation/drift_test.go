@@ -149,6 +149,22 @@ func fullArgs(d tool.Def) map[string]any {
 	return args
 }
 
+// routeVariants are more arguments for the tools whose argument picks
+// the route (list_quota_usage's kind), so every route they call is driven.
+func routeVariants(d tool.Def) []map[string]any {
+	var out []map[string]any
+	if d.Name != "list_quota_usage" {
+		return nil
+	}
+	for _, kind := range []string{"attachments", "packages"} {
+		for _, args := range []map[string]any{sampleArgs(d), fullArgs(d)} {
+			args["kind"] = kind
+			out = append(out, args)
+		}
+	}
+	return out
+}
+
 type driven struct {
 	specs specs
 	// runs[forge][tool] are the tool's runs under that described forge's
@@ -172,7 +188,7 @@ func driveInventory(t *testing.T) driven {
 			// 404 to all but /version, which drives the tools' fallbacks.
 			missing := &fakeforge.Spec{Flavour: spec.Flavour, Version: spec.Version}
 			for _, sc := range []*fakeforge.Spec{spec, missing} {
-				for _, args := range []map[string]any{sampleArgs(d), fullArgs(d)} {
+				for _, args := range append([]map[string]any{sampleArgs(d), fullArgs(d)}, routeVariants(d)...) {
 					name := spec.Forge().String()
 					out.runs[name][d.Name] = append(out.runs[name][d.Name], drive(t, sp, sc, d, args))
 				}

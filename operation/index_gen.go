@@ -343,6 +343,26 @@ func domainOf(name string) int {
 	case "apply_diff_patch",
 		"search_repo_content":
 		return 24
+	case "get_quota",
+		"list_quota_usage",
+		"check_quota",
+		"list_quota_groups",
+		"get_quota_group",
+		"create_quota_group",
+		"delete_quota_group",
+		"add_quota_group_rule",
+		"remove_quota_group_rule",
+		"list_quota_group_users",
+		"add_quota_group_user",
+		"remove_quota_group_user",
+		"list_quota_rules",
+		"get_quota_rule",
+		"create_quota_rule",
+		"edit_quota_rule",
+		"delete_quota_rule",
+		"get_user_quota",
+		"set_user_quota_groups":
+		return 25
 	}
 	return -1
 }

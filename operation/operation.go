@@ -16,6 +16,7 @@ import (
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/packages"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/pin"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/pull"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/quota"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/release"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/repo"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/repoadmin"
@@ -60,6 +61,7 @@ func domains() []func() []tool.Def {
 		block.Tools,
 		packages.Tools,
 		content.Tools,
+		quota.Tools,
 	}
 }
 

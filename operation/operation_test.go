@@ -129,6 +129,9 @@ func sampleArgs(d tool.Def) map[string]any {
 			args[p.Name] = false
 		case tool.TypeList:
 			args[p.Name] = []any{"x"}
+			if len(p.Enum) > 0 {
+				args[p.Name] = []any{p.Enum[0]}
+			}
 		default:
 			if len(p.Enum) > 0 {
 				args[p.Name] = p.Enum[0]
@@ -146,6 +149,7 @@ var sampleExtras = map[string]map[string]any{
 	"create_pull_review":      {"body": "x"},
 	"edit_repo":               {"description": "x"},
 	"edit_tag_protection":     {"name_pattern": "x"},
+	"edit_quota_rule":         {"limit_bytes": 1.0},
 	"delete_repo":             {"owner": "x", "repo": "x", "confirm": "x/x"},
 	"create_deploy_key":       {"key": "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIAgi2TBGx0M0Jt+ckTOLGV6/N79tyBwapTLBRxOkY6c9 x"},
 	"get_ci_status":           {"index": 1.0},
@@ -183,11 +187,13 @@ var forgejoVersion = map[string]any{"version": "11.0.0+gitea-1.22.0"}
 // each with why it is not destructive (the MCP spec: destructiveHint false
 // means the tool's updates are only additive).
 var additiveUpdates = map[string]string{
-	"enable_workflow": "PUT switches a workflow back on; nothing is lost (disable_workflow is the destructive one)",
-	"add_team_member": "PUT creates the membership; nothing that existed changes",
-	"add_team_repo":   "PUT creates the team's access to the repository; nothing that existed changes",
-	"add_repo_topic":  "PUT adds one topic; the others stay",
-	"add_repo_team":   "PUT gives the team access at its own permission; nothing that existed changes",
+	"enable_workflow":      "PUT switches a workflow back on; nothing is lost (disable_workflow is the destructive one)",
+	"add_team_member":      "PUT creates the membership; nothing that existed changes",
+	"add_team_repo":        "PUT creates the team's access to the repository; nothing that existed changes",
+	"add_repo_topic":       "PUT adds one topic; the others stay",
+	"add_quota_group_rule": "PUT adds one rule to the group; its other rules stay",
+	"add_quota_group_user": "PUT puts one user in the group; its other users and the user's other groups stay",
+	"add_repo_team":        "PUT gives the team access at its own permission; nothing that existed changes",
 	"mark_notification_read": "only the thread's read flag changes, as opening it in the web UI does; " +
 		"no content is lost",
 	"mark_all_notifications_read":  "only read flags change, as for mark_notification_read",
@@ -203,6 +209,7 @@ var destructivePosts = map[string]string{
 	"merge_pull_request":         "the merge rewrites the base branch and closes the pull request for good; it cannot be undone",
 	"cancel_workflow_run":        "cancelled jobs stop and cannot be resumed, only run again",
 	"change_files":               "one POST that may overwrite and delete files",
+	"set_user_quota_groups":      "one POST that replaces every quota group the user is in",
 	"apply_diff_patch":           "one POST that may overwrite and delete files, as change_files",
 	"dismiss_pull_review":        "it voids another user's approval or change request for the merge rules",
 	"update_pull_request_branch": "a rebase replaces the head branch's commits; a merge adds one the author did not write",

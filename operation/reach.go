@@ -88,6 +88,14 @@ func reachOf(name string) (tool.Reach, bool) {
 		return tool.Reach{Repos: func(a tool.Args) []tool.RepoAt {
 			return []tool.RepoAt{{Owner: a.String("owner"), Repo: "*"}, {Owner: a.String("owner"), Repo: a.String("repo")}}
 		}}, true
+	// The site's quota settings (operation/quota): read, they hold no
+	// repository's content; changed, they limit every repository of the
+	// users they apply to.
+	case "list_quota_groups", "get_quota_group", "list_quota_group_users", "list_quota_rules", "get_quota_rule", "get_user_quota":
+		return tool.Reach{Kind: tool.ReachAccount, Why: "the site's quota groups and rules, and a user's usage in bytes"}, true
+	case "create_quota_group", "delete_quota_group", "add_quota_group_rule", "remove_quota_group_rule", "add_quota_group_user",
+		"remove_quota_group_user", "create_quota_rule", "edit_quota_rule", "delete_quota_rule", "set_user_quota_groups":
+		return tool.Reach{Kind: tool.ReachUnknown, Why: "a site quota change limits every repository of the users it applies to"}, true
 	case "compare_commits", "create_pull_request":
 		return tool.Reach{Repos: withForks("base", "head")}, true
 	}

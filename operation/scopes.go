@@ -76,6 +76,10 @@ func ToolsetScopes() []ToolsetScope {
 		{"content", []string{"read:repository"}, []string{"write:repository"}},
 		{"issue-admin", nil, []string{"read:organization", "write:issue"}},
 		{"activity", []string{"read:issue", "read:repository"}, []string{"read:issue", "read:repository"}},
+		{"quota", []string{"read:organization", "read:user"}, []string{"read:organization", "read:user"}},
+		// Site administration: a site administrator's token, and its
+		// admin scope.
+		{"admin", []string{"read:admin"}, []string{"write:admin"}},
 	}
 }
 

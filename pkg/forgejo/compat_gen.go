@@ -125,6 +125,58 @@ func describedHaving(route string) (have []string, known bool) {
 		return []string{"Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0", "Gitea 1.26.0"}, true
 	case "GET /user/actions/runners/jobs":
 		return []string{"Forgejo 13.0.5+gitea-1.22.0", "Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0"}, true
+	case "GET /user/quota":
+		return []string{"Forgejo 10.0.0-dev-456d05998231+gitea-1.22.0", "Forgejo 13.0.5+gitea-1.22.0", "Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0"}, true
+	case "GET /user/quota/artifacts":
+		return []string{"Forgejo 10.0.0-dev-456d05998231+gitea-1.22.0", "Forgejo 13.0.5+gitea-1.22.0", "Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0"}, true
+	case "GET /user/quota/attachments":
+		return []string{"Forgejo 10.0.0-dev-456d05998231+gitea-1.22.0", "Forgejo 13.0.5+gitea-1.22.0", "Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0"}, true
+	case "GET /user/quota/packages":
+		return []string{"Forgejo 10.0.0-dev-456d05998231+gitea-1.22.0", "Forgejo 13.0.5+gitea-1.22.0", "Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0"}, true
+	case "GET /user/quota/check":
+		return []string{"Forgejo 10.0.0-dev-456d05998231+gitea-1.22.0", "Forgejo 13.0.5+gitea-1.22.0", "Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0"}, true
+	case "GET /orgs/{org}/quota":
+		return []string{"Forgejo 10.0.0-dev-456d05998231+gitea-1.22.0", "Forgejo 13.0.5+gitea-1.22.0", "Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0"}, true
+	case "GET /orgs/{org}/quota/artifacts":
+		return []string{"Forgejo 10.0.0-dev-456d05998231+gitea-1.22.0", "Forgejo 13.0.5+gitea-1.22.0", "Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0"}, true
+	case "GET /orgs/{org}/quota/attachments":
+		return []string{"Forgejo 10.0.0-dev-456d05998231+gitea-1.22.0", "Forgejo 13.0.5+gitea-1.22.0", "Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0"}, true
+	case "GET /orgs/{org}/quota/packages":
+		return []string{"Forgejo 10.0.0-dev-456d05998231+gitea-1.22.0", "Forgejo 13.0.5+gitea-1.22.0", "Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0"}, true
+	case "GET /orgs/{org}/quota/check":
+		return []string{"Forgejo 10.0.0-dev-456d05998231+gitea-1.22.0", "Forgejo 13.0.5+gitea-1.22.0", "Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0"}, true
+	case "GET /admin/quota/groups":
+		return []string{"Forgejo 10.0.0-dev-456d05998231+gitea-1.22.0", "Forgejo 13.0.5+gitea-1.22.0", "Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0"}, true
+	case "POST /admin/quota/groups":
+		return []string{"Forgejo 10.0.0-dev-456d05998231+gitea-1.22.0", "Forgejo 13.0.5+gitea-1.22.0", "Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0"}, true
+	case "GET /admin/quota/groups/{quotagroup}":
+		return []string{"Forgejo 10.0.0-dev-456d05998231+gitea-1.22.0", "Forgejo 13.0.5+gitea-1.22.0", "Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0"}, true
+	case "DELETE /admin/quota/groups/{quotagroup}":
+		return []string{"Forgejo 10.0.0-dev-456d05998231+gitea-1.22.0", "Forgejo 13.0.5+gitea-1.22.0", "Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0"}, true
+	case "PUT /admin/quota/groups/{quotagroup}/rules/{quotarule}":
+		return []string{"Forgejo 10.0.0-dev-456d05998231+gitea-1.22.0", "Forgejo 13.0.5+gitea-1.22.0", "Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0"}, true
+	case "DELETE /admin/quota/groups/{quotagroup}/rules/{quotarule}":
+		return []string{"Forgejo 10.0.0-dev-456d05998231+gitea-1.22.0", "Forgejo 13.0.5+gitea-1.22.0", "Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0"}, true
+	case "GET /admin/quota/groups/{quotagroup}/users":
+		return []string{"Forgejo 10.0.0-dev-456d05998231+gitea-1.22.0", "Forgejo 13.0.5+gitea-1.22.0", "Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0"}, true
+	case "PUT /admin/quota/groups/{quotagroup}/users/{username}":
+		return []string{"Forgejo 10.0.0-dev-456d05998231+gitea-1.22.0", "Forgejo 13.0.5+gitea-1.22.0", "Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0"}, true
+	case "DELETE /admin/quota/groups/{quotagroup}/users/{username}":
+		return []string{"Forgejo 10.0.0-dev-456d05998231+gitea-1.22.0", "Forgejo 13.0.5+gitea-1.22.0", "Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0"}, true
+	case "GET /admin/quota/rules":
+		return []string{"Forgejo 10.0.0-dev-456d05998231+gitea-1.22.0", "Forgejo 13.0.5+gitea-1.22.0", "Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0"}, true
+	case "POST /admin/quota/rules":
+		return []string{"Forgejo 10.0.0-dev-456d05998231+gitea-1.22.0", "Forgejo 13.0.5+gitea-1.22.0", "Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0"}, true
+	case "GET /admin/quota/rules/{quotarule}":
+		return []string{"Forgejo 10.0.0-dev-456d05998231+gitea-1.22.0", "Forgejo 13.0.5+gitea-1.22.0", "Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0"}, true
+	case "PATCH /admin/quota/rules/{quotarule}":
+		return []string{"Forgejo 10.0.0-dev-456d05998231+gitea-1.22.0", "Forgejo 13.0.5+gitea-1.22.0", "Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0"}, true
+	case "DELETE /admin/quota/rules/{quotarule}":
+		return []string{"Forgejo 10.0.0-dev-456d05998231+gitea-1.22.0", "Forgejo 13.0.5+gitea-1.22.0", "Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0"}, true
+	case "GET /admin/users/{username}/quota":
+		return []string{"Forgejo 10.0.0-dev-456d05998231+gitea-1.22.0", "Forgejo 13.0.5+gitea-1.22.0", "Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0"}, true
+	case "POST /admin/users/{username}/quota/groups":
+		return []string{"Forgejo 10.0.0-dev-456d05998231+gitea-1.22.0", "Forgejo 13.0.5+gitea-1.22.0", "Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0"}, true
 	case "POST /packages/{owner}/{type}/{name}/-/link/{repo_name}":
 		return []string{"Forgejo 13.0.5+gitea-1.22.0", "Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0", "Gitea 1.26.0"}, true
 	case "POST /packages/{owner}/{type}/{name}/-/unlink":
