@@ -76,6 +76,9 @@ func ToolsetScopes() []ToolsetScope {
 		{"content", []string{"read:repository"}, []string{"write:repository"}},
 		{"issue-admin", nil, []string{"read:organization", "write:issue"}},
 		{"activity", []string{"read:issue", "read:repository"}, []string{"read:issue", "read:repository"}},
+		// Site administration needs a site administrator's token as
+		// well: the scope alone is not enough.
+		{"admin", []string{"read:admin"}, []string{"read:user", "write:admin"}},
 	}
 }
 

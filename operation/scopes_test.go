@@ -41,6 +41,7 @@ var routeCategories = []struct {
 	{"/orgs", []string{"organization"}},
 	{"/teams/", []string{"organization"}},
 	{"/packages/", []string{"package"}},
+	{"/admin/", []string{"admin"}},
 }
 
 // routeScopes returns the scopes a request needs: read: for GET and HEAD,

@@ -17,7 +17,8 @@ import (
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
 )
 
-// Toolset is the webhook toolset; every tool of this package is in it.
+// Toolset is the webhook toolset; every tool of this package is in it but
+// the site's system webhooks (SiteTools), which the caller places.
 var Toolset = tool.Toolset{ID: "webhook", Description: "Webhooks of repositories, organisations and your account"}
 
 // hookTypes are the types Forgejo and Gitea know; "forgejo" is Forgejo only.
@@ -47,26 +48,36 @@ func Tools() []tool.Def {
 	return append(append(repo, defs(orgHooks())...), defs(myHooks())...)
 }
 
+// SiteTools are the site's system webhooks (fired by every repository of
+// the site; a site administrator's: the forge answers 403 to anyone
+// else), in toolset ts.
+func SiteTools(ts tool.Toolset) []tool.Def {
+	w := siteHooks()
+	w.toolset = ts
+	return defs(w)
+}
+
 // defs are the list, get, create, edit and delete tools of the webhooks
 // at w.
 func defs(w where) []tool.Def {
+	ts := w.set()
 	id := tool.ID("hook_id", "Webhook ID")
 	target := tool.Str("target_url", "URL the forge posts events to", tool.MaxLen(2048))
 	return []tool.Def{
 		{
-			Name: "list_" + w.name + "_hooks", Toolset: Toolset,
+			Name: "list_" + w.name + "_hooks", Toolset: ts,
 			Title: "List " + w.noun + " webhooks", Output: tool.ListPage[Hook]{},
 			Description: "List " + w.whose + " webhooks",
 			Params:      w.with(tool.Page(), tool.Limit()), Annotations: tool.Read(), Handler: w.list,
 		},
 		{
-			Name: "get_" + w.name + "_hook", Toolset: Toolset,
+			Name: "get_" + w.name + "_hook", Toolset: ts,
 			Title: "Get " + w.a + " webhook", Output: Hook{},
 			Description: "Get " + w.a + " webhook by ID",
 			Params:      w.with(id), Annotations: tool.Read(), Handler: w.get,
 		},
 		{
-			Name: "create_" + w.name + "_hook", Toolset: Toolset,
+			Name: "create_" + w.name + "_hook", Toolset: ts,
 			Title: "Create " + w.a + " webhook", Output: Hook{},
 			Description: "Create " + w.a + " webhook; its secret is write-only",
 			Params: w.with(append([]tool.Param{
@@ -78,14 +89,14 @@ func defs(w where) []tool.Def {
 			Annotations: tool.Write(false), Handler: w.create,
 		},
 		{
-			Name: "edit_" + w.name + "_hook", Toolset: Toolset,
+			Name: "edit_" + w.name + "_hook", Toolset: ts,
 			Title: "Edit " + w.a + " webhook", Output: Hook{},
 			Description: "Edit " + w.a + " webhook; only the given fields change",
 			Params:      w.with(append([]tool.Param{id, target}, fields()...)...),
 			Annotations: tool.Destroy(true), Handler: w.edit,
 		},
 		{
-			Name: "delete_" + w.name + "_hook", Toolset: Toolset,
+			Name: "delete_" + w.name + "_hook", Toolset: ts,
 			Title: "Delete " + w.a + " webhook", Output: tool.DeletedOutput("id", int64(0)),
 			Description: "Delete " + w.a + " webhook",
 			Params:      w.with(id), Annotations: tool.Destroy(true), Handler: w.remove,
@@ -138,11 +149,28 @@ func (w where) hookPath(a tool.Args, tail ...string) (string, error) {
 }
 
 func (w where) list(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
+	if w.sdkList == nil {
+		return w.listRaw(ctx, c, a)
+	}
 	hooks, resp, err := w.sdkList(c.SDK(ctx), a, sdk.ListHooksOptions{ListOptions: tool.ListOptions(a)})
 	if err := forgejo.Fail(resp, err, "list webhooks of", w.subject(a)); err != nil {
 		return nil, err
 	}
 	return tool.ListResult(a, resp, hooks, compact)
+}
+
+// listRaw lists the hooks of a place the SDK has no call for (the
+// site's).
+func (w where) listRaw(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
+	p, err := w.path(a, "hooks")
+	if err != nil {
+		return nil, err
+	}
+	var hooks []*rawHook
+	if err := c.DoJSON(ctx, http.MethodGet, p, tool.PageQuery(a), nil, &hooks); err != nil {
+		return nil, forgejo.Relabel(err, "list webhooks of", w.subject(a))
+	}
+	return tool.Items(tool.Map(hooks, compactRaw), a.Int("page"), int64(len(hooks)) >= a.Int("limit"))
 }
 
 func (w where) fetch(ctx context.Context, c *forgejo.Client, a tool.Args) (*rawHook, error) {
