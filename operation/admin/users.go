@@ -176,6 +176,8 @@ func editUser(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToo
 	}
 	// Gitea requires the login name and source of every edit (Forgejo
 	// does not): the user's own, read first, unless new ones are given.
+	// Gitea refuses an empty login name, which a local user has: its
+	// login is sent, which Gitea then keeps as the login name.
 	if f, err := c.Forge(ctx); err == nil && f.Flavour == forgejo.Gitea && (!a.Has("login_name") || !a.Has("source_id")) {
 		cur, err := getUser(ctx, c, a)
 		if err != nil {

@@ -8,6 +8,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"strconv"
 	"time"
 
 	sdk "codeberg.org/mvdkleijn/forgejo-sdk/forgejo/v3"
@@ -18,7 +19,7 @@ import (
 )
 
 // Toolset is the webhook toolset; every tool of this package is in it but
-// the site's system webhooks (SiteTools), which the caller places.
+// the site's webhooks (SiteTools), which the caller places.
 var Toolset = tool.Toolset{ID: "webhook", Description: "Webhooks of repositories, organisations and your account"}
 
 // hookTypes are the types Forgejo and Gitea know; "forgejo" is Forgejo only.
@@ -48,9 +49,8 @@ func Tools() []tool.Def {
 	return append(append(repo, defs(orgHooks())...), defs(myHooks())...)
 }
 
-// SiteTools are the site's system webhooks (fired by every repository of
-// the site; a site administrator's: the forge answers 403 to anyone
-// else), in toolset ts.
+// SiteTools are the site's system and default webhooks (a site
+// administrator's: the forge answers 403 to anyone else), in toolset ts.
 func SiteTools(ts tool.Toolset) []tool.Def {
 	w := siteHooks()
 	w.toolset = ts
@@ -63,6 +63,11 @@ func defs(w where) []tool.Def {
 	ts := w.set()
 	id := tool.ID("hook_id", "Webhook ID")
 	target := tool.Str("target_url", "URL the forge posts events to", tool.MaxLen(2048))
+	var kind []tool.Param
+	if w.site {
+		kind = []tool.Param{tool.Str("kind", "system: fired by every repository; default: copied into each new repository",
+			tool.Default("system"), tool.OneOf("system", "default"))}
+	}
 	return []tool.Def{
 		{
 			Name: "list_" + w.name + "_hooks", Toolset: ts,
@@ -85,7 +90,7 @@ func defs(w where) []tool.Def {
 				target.With(tool.Required()),
 				tool.Str("secret", "Secret used to sign payloads", tool.Secret(), tool.MaxLen(1024)),
 				tool.Str("channel", "Channel, for slack", tool.MaxLen(255)),
-			}, fields()...)...),
+			}, append(kind, fields()...)...)...),
 			Annotations: tool.Write(false), Handler: w.create,
 		},
 		{
@@ -166,8 +171,14 @@ func (w where) listRaw(ctx context.Context, c *forgejo.Client, a tool.Args) (*mc
 	if err != nil {
 		return nil, err
 	}
+	q := tool.PageQuery(a)
+	if w.site {
+		// Gitea lists only system webhooks unless asked for all;
+		// Forgejo lists all.
+		q.Set("type", "all")
+	}
 	var hooks []*rawHook
-	if err := c.DoJSON(ctx, http.MethodGet, p, tool.PageQuery(a), nil, &hooks); err != nil {
+	if err := c.DoJSON(ctx, http.MethodGet, p, q, nil, &hooks); err != nil {
 		return nil, forgejo.Relabel(err, "list webhooks of", w.subject(a))
 	}
 	return tool.Items(tool.Map(hooks, compactRaw), a.Int("page"), int64(len(hooks)) >= a.Int("limit"))
@@ -206,6 +217,9 @@ func (w where) create(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp
 	}
 	if a.Has("channel") {
 		cfg["channel"] = a.String("channel")
+	}
+	if w.site {
+		cfg["is_system_webhook"] = strconv.FormatBool(a.String("kind") != "default")
 	}
 	events := a.Strings("events")
 	if len(events) == 0 {

@@ -30,6 +30,9 @@ type where struct {
 	sdkList func(c *sdk.Client, a tool.Args, opt sdk.ListHooksOptions) ([]*sdk.Hook, *sdk.Response, error)
 	// toolset is the toolset of their tools; zero is Toolset.
 	toolset tool.Toolset
+	// site hooks are of two kinds: system (fired by every repository)
+	// or default (copied into each new repository).
+	site bool
 }
 
 // set is the toolset of the hooks' tools.
@@ -87,11 +90,12 @@ func myHooks() where {
 	}
 }
 
-// siteHooks are the site's system webhooks (/admin/hooks), fired by every
-// repository of the site.
+// siteHooks are the site's webhooks (/admin/hooks): system webhooks,
+// fired by every repository of the site, and default webhooks, copied
+// into each new repository.
 func siteHooks() where {
 	return where{
-		name: "site", noun: "system", a: "a system", whose: "the site's system",
+		name: "site", noun: "site", a: "a site", whose: "the site's system and default", site: true,
 		path: func(_ tool.Args, tail ...string) (string, error) {
 			return forgejo.Path(slices.Concat([]string{"admin"}, tail)...)
 		},
