@@ -56,9 +56,10 @@ var replayArgs = map[string]map[string]any{
 var replayUncovered = map[string]map[string]string{
 	"forgejo-13.0.5": unionOf(actionsConfigUnswept(slices.Concat(forgejoRefuses, runnerTools("list_%s_runners", "get_%s_runner", "delete_%s_runner", "register_%s_runner"))...),
 		repoAdminUnswept()).with(ownerToolsUnswept).with(maintainerTools).
-		with(adminUnswept("list_site_runners", "get_site_runner", "delete_site_runner", "register_site_runner")),
+		with(adminUnswept("list_site_runners", "get_site_runner", "delete_site_runner", "register_site_runner",
+			"list_site_workflow_runs", "list_site_action_jobs")),
 	"forgejo-15.0.3": unionOf(actionsConfigUnswept(forgejoRefuses...), repoAdminUnswept()).with(ownerToolsUnswept).with(maintainerTools).
-		with(adminUnswept()),
+		with(adminUnswept("list_site_workflow_runs", "list_site_action_jobs")),
 	// Gitea lacks get_fork_sync_status's and convert_mirror_repo's routes:
 	// the gate refuses them, which the replay counts as covered.
 	"gitea-1.26.0": unionOf(actionsConfigUnswept(runnerTools("register_%s_runner", "search_%s_runner_jobs")...),

@@ -370,7 +370,9 @@ func domainOf(name string) int {
 		"get_site_runner",
 		"delete_site_runner",
 		"register_site_runner",
-		"search_site_runner_jobs":
+		"search_site_runner_jobs",
+		"list_site_workflow_runs",
+		"list_site_action_jobs":
 		return 25
 	}
 	return -1

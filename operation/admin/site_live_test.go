@@ -172,8 +172,9 @@ func TestLiveSiteHooks(t *testing.T) {
 	assert.Contains(t, fakeforge.Text(t, res), "not found (404)")
 }
 
-// TestLiveSiteRunners: the site's registration token (Gitea: POST) and
-// runner list; the routes this forge lacks are refused clearly.
+// TestLiveSiteRunners: the site's registration token (Gitea: POST),
+// runner list and every repository's runs and jobs; the routes this forge
+// lacks are refused clearly.
 func TestLiveSiteRunners(t *testing.T) {
 	f := testforge.Get(t)
 	call := caller(t, f)
@@ -189,6 +190,8 @@ func TestLiveSiteRunners(t *testing.T) {
 		"list_site_runners":       {"GET", "/admin/actions/runners"},
 		"search_site_runner_jobs": {"GET", "/admin/runners/jobs"},
 		"register_site_runner":    {"POST", "/admin/actions/runners"},
+		"list_site_workflow_runs": {"GET", "/admin/actions/runs"},
+		"list_site_action_jobs":   {"GET", "/admin/actions/jobs"},
 	} {
 		args := map[string]any{}
 		if name == "register_site_runner" {

@@ -221,6 +221,45 @@ func TestSiteRunners(t *testing.T) {
 	}
 }
 
+// TestSiteRunsAndJobs: Gitea's lists of every repository's runs and
+// jobs, compact, filtered; Forgejo lacks them: refused before sending.
+func TestSiteRunsAndJobs(t *testing.T) {
+	f := fakeforge.New(t)
+	var logs bytes.Buffer
+	f.JSON("GET /api/v1/version", 200, map[string]any{"version": "1.26.0"})
+	f.JSON("GET /api/v1/admin/actions/runs", 200, map[string]any{"total_count": 3, "workflow_runs": []any{map[string]any{
+		"id": 8, "run_number": 2, "path": "ci.yml@refs/heads/main", "display_title": "Fix it", "status": "completed",
+		"conclusion": "success", "event": "push", "head_branch": "main", "head_sha": "abc", "actor": map[string]any{"login": "alice", "avatar_url": "x"},
+		"repository": map[string]any{"full_name": "alice/r", "id": 4}, "started_at": "2026-01-02T03:04:05Z",
+		"completed_at": "1970-01-01T00:00:00Z", "html_url": "http://x/alice/r/actions/runs/2"}}})
+	f.JSON("GET /api/v1/admin/actions/jobs", 200, map[string]any{"total_count": 1, "jobs": []any{map[string]any{
+		"id": 12, "run_id": 8, "name": "build", "status": "queued", "labels": []string{"docker"}, "steps": []any{},
+		"started_at": "0001-01-01T00:00:00Z", "html_url": "http://x/alice/r/actions/runs/2/jobs/0"}}})
+
+	isErr, text := call(t, f, &logs, "list_site_workflow_runs", map[string]any{"status": "success", "branch": "main", "limit": 1.0})
+	require.False(t, isErr, text)
+	assert.JSONEq(t, `{"items":[{"id":8,"repo":"alice/r","run_number":2,"workflow":"ci.yml@refs/heads/main","title":"Fix it",`+
+		`"status":"completed","conclusion":"success","event":"push","branch":"main","sha":"abc","actor":"alice",`+
+		`"started":"2026-01-02T03:04:05Z","html_url":"http://x/alice/r/actions/runs/2"}],"page":1,"has_more":true}`, text)
+	q := f.LastQuery(t)
+	assert.Equal(t, "success", q.Get("status"))
+	assert.Equal(t, "main", q.Get("branch"))
+	isErr, text = call(t, f, &logs, "list_site_action_jobs", map[string]any{"status": "queued"})
+	require.False(t, isErr, text)
+	assert.JSONEq(t, `{"items":[{"id":12,"run_id":8,"name":"build","status":"queued","labels":["docker"],`+
+		`"html_url":"http://x/alice/r/actions/runs/2/jobs/0"}],"page":1,"has_more":false}`, text)
+
+	for _, name := range []string{"list_site_workflow_runs", "list_site_action_jobs"} {
+		f := fakeforge.New(t)
+		f.JSON("GET /api/v1/version", 200, map[string]any{"version": "15.0.3+gitea-1.22.0"})
+		isErr, text := call(t, f, &logs, name, map[string]any{})
+		require.True(t, isErr, name)
+		assert.Contains(t, text, "has no such API route, so nothing was sent", name)
+		assert.Contains(t, text, "list_workflow_runs and list_action_run_jobs read one repository's", name)
+		assert.Len(t, f.Requests(), 1, "only the version probe")
+	}
+}
+
 // TestSelection: "all" never offers site administration; naming the
 // toolset (admin, +admin) or one of its tools does.
 func TestSelection(t *testing.T) {
@@ -236,7 +275,7 @@ func TestSelection(t *testing.T) {
 		return len(got), adminN
 	}
 	total := len(admin.Tools())
-	assert.Equal(t, 28, total)
+	assert.Equal(t, 30, total)
 	_, n := count([]string{"all"})
 	assert.Zero(t, n, "all leaves admin out")
 	_, n = count(nil)

@@ -13,13 +13,13 @@ import (
 )
 
 // Tools returns the site administration tools: users, organisations,
-// e-mails, cron tasks, unadopted repositories, and the site's system
-// webhooks and runners (the webhook and runner tools' own handlers, on the
+// e-mails, cron tasks, unadopted repositories, every repository's
+// workflow runs and jobs, and the site's webhooks and runners (the webhook and runner tools' own handlers, on the
 // site's routes). Every one marks its failure AdminOnly, so a 403 says that
 // the token's user must be a site administrator.
 func Tools() []tool.Def {
 	return adminOnly(slices.Concat(userTools(), siteTools(),
-		webhook.SiteTools(Toolset), actionsconfig.SiteRunnerTools(Toolset)))
+		webhook.SiteTools(Toolset), actionsconfig.SiteRunnerTools(Toolset), actionTools()))
 }
 
 // adminOnly wraps each tool's handler so that its failure is marked as a

@@ -139,6 +139,10 @@ func describedHaving(route string) (have []string, known bool) {
 		return []string{"Forgejo 10.0.0-dev-456d05998231+gitea-1.22.0", "Forgejo 13.0.5+gitea-1.22.0", "Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0"}, true
 	case "GET /admin/runners/jobs":
 		return []string{"Forgejo 13.0.5+gitea-1.22.0", "Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0"}, true
+	case "GET /admin/actions/runs":
+		return []string{"Gitea 1.26.0"}, true
+	case "GET /admin/actions/jobs":
+		return []string{"Gitea 1.26.0"}, true
 	case "POST /packages/{owner}/{type}/{name}/-/link/{repo_name}":
 		return []string{"Forgejo 13.0.5+gitea-1.22.0", "Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0", "Gitea 1.26.0"}, true
 	case "POST /packages/{owner}/{type}/{name}/-/unlink":
