@@ -15,6 +15,7 @@ import (
 
 	"codeberg.org/forgejo-mcp/forgejo-mcp/internal/fakeforge"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
 )
 
 type run struct {
@@ -108,7 +109,9 @@ func TestCLIListMatchesInventory(t *testing.T) {
 	require.Equal(t, 0, r.code)
 	var list []struct{ Name string }
 	require.NoError(t, json.Unmarshal([]byte(r.out), &list))
-	assert.Len(t, list, len(operation.All()))
+	all, err := tool.Select(operation.All(), tool.Selection{Toolsets: []string{"all"}})
+	require.NoError(t, err)
+	assert.Len(t, list, len(all), "every tool but those of a toolset offered only by name (admin)")
 }
 
 func TestTokenFile(t *testing.T) {

@@ -56,7 +56,8 @@ func start(t *testing.T, forgeURL string, args ...string) *proc {
 	t.Helper()
 	bin, err := binaryPath()
 	require.NoError(t, err)
-	cmd := exec.Command(bin, append([]string{"--url", forgeURL, "--toolsets", "all"}, args...)...)
+	// all,admin: every tool, site administration too (all leaves it out).
+	cmd := exec.Command(bin, append([]string{"--url", forgeURL, "--toolsets", "all,admin"}, args...)...)
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), "FORGEJO_ACCESS_TOKEN=" + fakeforge.Token}
 	stdin, err := cmd.StdinPipe()
 	require.NoError(t, err)

@@ -59,7 +59,7 @@ func TestToolsetsAreDeclaredOnce(t *testing.T) {
 	assert.Len(t, tool.ToolsetsOf(operation.All()), len(byID))
 	help := operation.ToolsetHelp(operation.All())
 	for id, ts := range byID {
-		assert.Regexp(t, `(?m)^  `+regexp.QuoteMeta(id)+` +`+regexp.QuoteMeta(ts.Description)+`( \(default\))?$`, help)
+		assert.Regexp(t, `(?m)^  `+regexp.QuoteMeta(id)+` +`+regexp.QuoteMeta(ts.Description)+`( \(default\))?( \(only when named: all leaves it out\))?$`, help)
 	}
 }
 

@@ -90,8 +90,7 @@ func ownedTools() []tool.Def {
 			Title: "Add a user's public key", Output: Key{},
 			Description: "Add a public key to a user's account, for git over ssh (admin)",
 			Params: []tool.Param{tool.User(), tool.Str("title", "Key title", tool.Required(), tool.MaxLen(255)),
-				tool.Str("key", "Public key line, as in a .pub file", tool.Required(), tool.MaxLen(16384), tool.Secret()),
-				tool.Bool("read_only", "Read-only key", tool.Default(false))},
+				tool.Str("key", "Public key line, as in a .pub file", tool.Required(), tool.MaxLen(16384), tool.Secret())},
 			Annotations: tool.Write(false), Handler: addUserKey,
 		},
 		{
@@ -159,7 +158,7 @@ func addUserKey(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallT
 	if err != nil {
 		return nil, err
 	}
-	body := map[string]any{"title": a.String("title"), "key": key, "read_only": a.Bool("read_only")}
+	body := map[string]any{"title": a.String("title"), "key": key}
 	var k struct {
 		ID          int64     `json:"id"`
 		Title       string    `json:"title"`
