@@ -58,7 +58,9 @@ func start(t *testing.T, forgeURL string, args ...string) *proc {
 	t.Helper()
 	bin, err := binaryPath()
 	require.NoError(t, err)
-	head := []string{"--url", forgeURL, "--toolsets", "all"}
+	// all,admin: every tool, site administration too (all leaves it out),
+	// unless the test names its own --toolsets.
+	head := []string{"--url", forgeURL, "--toolsets", "all,admin"}
 	if slices.Contains(args, "--toolsets") {
 		head = head[:2]
 	}

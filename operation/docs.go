@@ -27,8 +27,9 @@ func ToolsetTable(defs []tool.Def) string {
 	var b strings.Builder
 	sets := tool.ToolsetsOf(defs)
 	dflt, _ := tool.Select(defs, tool.Selection{Toolsets: []string{"default"}})
-	fmt.Fprintf(&b, "%d tools in %d toolsets. tools/list is %d bytes for the default selection (%d tools), %d bytes for all.\n\n",
-		len(defs), len(sets), ListBytes(dflt), len(dflt), ListBytes(defs))
+	all, _ := tool.Select(defs, tool.Selection{Toolsets: []string{"all"}})
+	fmt.Fprintf(&b, "%d tools in %d toolsets. tools/list is %d bytes for the default selection (%d tools), %d bytes for all (%d tools; a toolset offered only by name is not in all).\n\n",
+		len(defs), len(sets), ListBytes(dflt), len(dflt), ListBytes(all), len(all))
 	b.WriteString("| Toolset | Tools | Default | tools/list bytes | Description |\n|---|---|---|---|---|\n")
 	for _, ts := range sets {
 		var in []tool.Def
@@ -38,8 +39,11 @@ func ToolsetTable(defs []tool.Def) string {
 			}
 		}
 		def := "no"
-		if ts.Default {
+		switch {
+		case ts.Default:
 			def = "yes"
+		case ts.Explicit:
+			def = "no, nor in all: only by name"
 		}
 		fmt.Fprintf(&b, "| %s | %d | %s | %d | %s |\n", ts.ID, len(in), def, ListBytes(in), ts.Description)
 	}
@@ -73,6 +77,9 @@ func ToolsetHelp(defs []tool.Def) string {
 		fmt.Fprintf(&b, "\n  %-18s %s", ts.ID, ts.Description)
 		if ts.Default {
 			b.WriteString(" (default)")
+		}
+		if ts.Explicit {
+			b.WriteString(" (only when named: all leaves it out)")
 		}
 	}
 	return b.String()

@@ -56,13 +56,16 @@ var replayArgs = map[string]map[string]any{
 // whole: every tool is covered on every full recording.
 var replayUncovered = map[string]map[string]string{
 	"forgejo-13.0.5": unionOf(actionsConfigUnswept(slices.Concat(forgejoRefuses, runnerTools("list_%s_runners", "get_%s_runner", "delete_%s_runner", "register_%s_runner"))...),
-		repoAdminUnswept()).with(ownerToolsUnswept).with(maintainerTools).with(quotaTools()),
-	"forgejo-15.0.3": unionOf(actionsConfigUnswept(forgejoRefuses...), repoAdminUnswept()).with(ownerToolsUnswept).with(maintainerTools).with(quotaTools()),
+		repoAdminUnswept()).with(ownerToolsUnswept).with(maintainerTools).with(quotaTools()).
+		with(adminUnswept("list_site_runners", "get_site_runner", "delete_site_runner", "register_site_runner",
+			"list_site_workflow_runs", "list_site_action_jobs")),
+	"forgejo-15.0.3": unionOf(actionsConfigUnswept(forgejoRefuses...), repoAdminUnswept()).with(ownerToolsUnswept).with(maintainerTools).with(quotaTools()).
+		with(adminUnswept("list_site_workflow_runs", "list_site_action_jobs")),
 	// Gitea lacks get_fork_sync_status's and convert_mirror_repo's routes:
 	// the gate refuses them, which the replay counts as covered.
 	"gitea-1.26.0": unionOf(actionsConfigUnswept(runnerTools("register_%s_runner", "search_%s_runner_jobs")...),
 		repoAdminUnswept("convert_mirror_repo")).with(maintainerTools).with(slices.DeleteFunc(slices.Clone(ownerToolsUnswept),
-		func(n string) bool { return n == "get_fork_sync_status" })),
+		func(n string) bool { return n == "get_fork_sync_status" })).with(adminUnswept("register_site_runner", "search_site_runner_jobs")),
 	// A partial recording (fakeforge.PartialRecordings): only the tools it
 	// swept are driven, and all of them succeeded live.
 	"forgejo-10.0.0-dev-456d05998231+gitea-1.22.0": {},

@@ -363,6 +363,37 @@ func domainOf(name string) int {
 		"get_user_quota",
 		"set_user_quota_groups":
 		return 25
+	case "list_site_users",
+		"create_site_user",
+		"edit_site_user",
+		"delete_site_user",
+		"rename_site_user",
+		"create_site_user_org",
+		"create_site_user_repo",
+		"add_site_user_key",
+		"delete_site_user_key",
+		"list_site_orgs",
+		"list_site_emails",
+		"search_site_emails",
+		"list_site_cron_tasks",
+		"run_site_cron_task",
+		"list_site_unadopted_repos",
+		"adopt_site_unadopted_repo",
+		"delete_site_unadopted_repo",
+		"list_site_hooks",
+		"get_site_hook",
+		"create_site_hook",
+		"edit_site_hook",
+		"delete_site_hook",
+		"get_site_runner_registration_token",
+		"list_site_runners",
+		"get_site_runner",
+		"delete_site_runner",
+		"register_site_runner",
+		"search_site_runner_jobs",
+		"list_site_workflow_runs",
+		"list_site_action_jobs":
+		return 26
 	}
 	return -1
 }

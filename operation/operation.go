@@ -5,6 +5,7 @@ package operation
 import (
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/actions"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/actionsconfig"
+	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/admin"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/attachment"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/block"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/branchprotection"
@@ -62,6 +63,7 @@ func domains() []func() []tool.Def {
 		packages.Tools,
 		content.Tools,
 		quota.Tools,
+		admin.Tools,
 	}
 }
 

@@ -59,7 +59,7 @@ func TestToolsetsAreDeclaredOnce(t *testing.T) {
 	assert.Len(t, tool.ToolsetsOf(operation.All()), len(byID))
 	help := operation.ToolsetHelp(operation.All())
 	for id, ts := range byID {
-		assert.Regexp(t, `(?m)^  `+regexp.QuoteMeta(id)+` +`+regexp.QuoteMeta(ts.Description)+`( \(default\))?$`, help)
+		assert.Regexp(t, `(?m)^  `+regexp.QuoteMeta(id)+` +`+regexp.QuoteMeta(ts.Description)+`( \(default\))?( \(only when named: all leaves it out\))?$`, help)
 	}
 }
 
@@ -156,6 +156,8 @@ var sampleExtras = map[string]map[string]any{
 	"create_review_requests":  {"reviewers": []any{"x"}},
 	"delete_review_requests":  {"reviewers": []any{"x"}},
 	"get_commit_pull_request": {"sha": "c0ffee0"},
+	"add_site_user_key":       {"key": "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIAgi2TBGx0M0Jt+ckTOLGV6/N79tyBwapTLBRxOkY6c9 x"},
+	"edit_site_user":          {"full_name": "x"},
 	// The comment the mimicking fakes list (fakeforge.ExampleInt).
 	"reply_to_pull_review_comment": {"comment_id": float64(fakeforge.ExampleInt)},
 }
@@ -177,6 +179,7 @@ var sampleAnswers = map[string]map[string]any{
 	"get_repo_runner_registration_token": {"GET /api/v1/version": giteaVersion},
 	"get_org_runner_registration_token":  {"GET /api/v1/version": giteaVersion},
 	"get_my_runner_registration_token":   {"GET /api/v1/version": giteaVersion},
+	"get_site_runner_registration_token": {"GET /api/v1/version": giteaVersion},
 }
 
 var giteaVersion = map[string]any{"version": "1.26.0"}
@@ -218,6 +221,7 @@ var destructivePosts = map[string]string{
 	"convert_mirror_repo":        "mirroring stops for good: a repository cannot become a mirror again",
 	"sync_push_mirrors":          "the push is forced: the remote's branches and tags are overwritten by the repository's",
 	"sync_mirror":                "the mirror's branches and tags are overwritten by its origin's",
+	"rename_site_user":           "the login changes: links and git remotes under the old name stop working, and the old name is free for anyone to take",
 }
 
 // TestAnnotationsMatchBehaviour calls every tool against a fake forge that

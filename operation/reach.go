@@ -3,6 +3,7 @@ package operation
 import (
 	"context"
 
+	"codeberg.org/forgejo-mcp/forgejo-mcp/operation/admin"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
 )
@@ -170,11 +171,19 @@ func tokenUser(ctx context.Context, c *forgejo.Client, _ tool.Args) (string, err
 	return u.UserName, nil
 }
 
+// siteReach is every site administration tool's: it acts on the site
+// (accounts, every repository's hooks and runners, directories on disk),
+// so a server limited to some repositories refuses it.
+var siteReach = tool.Reach{Kind: tool.ReachUnknown,
+	Why: "site administration acts on the whole site (its users, hooks, runners and repositories on disk), beyond any repository scope"}
+
 // withTrust gives each tool of defs its entry of the tables above.
 func withTrust(defs []tool.Def) []tool.Def {
 	for i := range defs {
 		if r, ok := reachOf(defs[i].Name); ok {
 			defs[i].Reach = r
+		} else if defs[i].Toolset.ID == admin.Toolset.ID {
+			defs[i].Reach = siteReach
 		}
 		defs[i].TextBy = textByOf(defs[i].Name)
 	}

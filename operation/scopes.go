@@ -77,9 +77,9 @@ func ToolsetScopes() []ToolsetScope {
 		{"issue-admin", nil, []string{"read:organization", "write:issue"}},
 		{"activity", []string{"read:issue", "read:repository"}, []string{"read:issue", "read:repository"}},
 		{"quota", []string{"read:organization", "read:user"}, []string{"read:organization", "read:user"}},
-		// Site administration: a site administrator's token, and its
-		// admin scope.
-		{"admin", []string{"read:admin"}, []string{"write:admin"}},
+		// Site administration needs a site administrator's token as
+		// well: the scope alone is not enough.
+		{"admin", []string{"read:admin"}, []string{"read:user", "write:admin"}},
 	}
 }
 

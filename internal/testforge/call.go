@@ -81,7 +81,7 @@ func (f *Forge) RequireMissingRoute(t testing.TB, res *mcp.CallToolResult) strin
 	msg := text(t, res)
 	require.True(t, res.IsError, "a missing route is an error: %s", msg)
 	id := f.Identify(t)
-	gated := "this forge (" + id.String() + ") has no such API route, so nothing was sent" // forgejo.RouteError
+	gated := ": this forge (" + id.String() + ") has no such API route, so nothing was sent" // forgejo.RouteError
 	routed := ": this forge (" + id.String() + ") has no such API route (its router answered 404 page not found"
 	require.True(t, strings.Contains(msg, gated) || strings.Contains(msg, routed),
 		"want the missing-route answer naming %s, got: %s", id, msg)

@@ -28,7 +28,39 @@ type level struct {
 	// (the user's: Forgejo and Gitea can only set and delete those).
 	listSecrets   func(ctx context.Context, c *forgejo.Client, a tool.Args) ([]*sdk.Secret, *sdk.Response, error)
 	listVariables func(ctx context.Context, c *forgejo.Client, a tool.Args) ([]*sdk.ActionVariable, *sdk.Response, error)
+	// toolset is the toolset of the level's tools; zero is Toolset.
+	toolset tool.Toolset
+	// oldRunners, when set, is the route head under which Forgejo hands
+	// out the registration token and searches waiting jobs at this level
+	// (the site's /admin/runners, which every described Forgejo has for
+	// the token, where /admin/actions/runners came in 15).
+	oldRunners []string
 }
+
+// set is the level's toolset.
+func (l level) set() tool.Toolset {
+	if l.toolset.ID == "" {
+		return Toolset
+	}
+	return l.toolset
+}
+
+// siteLevel is the whole site's runners, for a site administrator: its
+// tools belong to ts (the admin toolset, which this package does not
+// import: it imports this one).
+func siteLevel(ts tool.Toolset) level {
+	return level{
+		noun: "site", title: "site", whose: "the site's",
+		prefix:     func(tool.Args) []string { return []string{"admin"} },
+		ref:        func(tool.Args) string { return "the site" },
+		toolset:    ts,
+		oldRunners: []string{"admin", "runners"},
+	}
+}
+
+// SiteRunnerTools are the runner tools of the whole site (the site
+// administrator's: the forge answers 403 to anyone else), in toolset ts.
+func SiteRunnerTools(ts tool.Toolset) []tool.Def { return siteLevel(ts).runnerTools() }
 
 func levels() []level {
 	return []level{

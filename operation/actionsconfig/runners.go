@@ -84,31 +84,31 @@ func (l level) runnerTools() []tool.Def {
 	id := tool.ID("runner_id", "Runner ID (id from list_"+l.noun+"_runners)")
 	return []tool.Def{
 		{
-			Name: "get_" + l.noun + "_runner_registration_token", Toolset: Toolset,
+			Name: "get_" + l.noun + "_runner_registration_token", Toolset: l.set(),
 			Title: "Get a " + l.title + " runner registration token", Output: tool.Shape{"token": "", "note": ""},
 			Description: "Get the token that registers a runner for " + l.ref0() + "; shown once, keep it secret",
 			Params:      l.with(), Annotations: tool.Write(false), Handler: l.registrationToken,
 		},
 		{
-			Name: "list_" + l.noun + "_runners", Toolset: Toolset,
+			Name: "list_" + l.noun + "_runners", Toolset: l.set(),
 			Title: "List " + l.title + " runners", Output: tool.ListPage[Runner]{},
 			Description: "List the Actions runners of " + l.ref0() + " with their status and labels",
 			Params:      l.with(tool.Page(), tool.Limit()), Annotations: tool.Read(), Handler: l.listRunners,
 		},
 		{
-			Name: "get_" + l.noun + "_runner", Toolset: Toolset,
+			Name: "get_" + l.noun + "_runner", Toolset: l.set(),
 			Title: "Get a " + l.title + " runner", Output: Runner{},
 			Description: "Get one Actions runner of " + l.ref0(),
 			Params:      l.with(id), Annotations: tool.Read(), Handler: l.getRunner,
 		},
 		{
-			Name: "delete_" + l.noun + "_runner", Toolset: Toolset,
+			Name: "delete_" + l.noun + "_runner", Toolset: l.set(),
 			Title: "Delete a " + l.title + " runner", Output: tool.DeletedOutput("runner_id", 0),
 			Description: "Delete an Actions runner of " + l.ref0() + "; it can take no more jobs",
 			Params:      l.with(id), Annotations: tool.Destroy(true), Handler: l.deleteRunner,
 		},
 		{
-			Name: "register_" + l.noun + "_runner", Toolset: Toolset,
+			Name: "register_" + l.noun + "_runner", Toolset: l.set(),
 			Title: "Register a " + l.title + " runner", Output: tool.Shape{"id": 0, "uuid": "", "token": "", "note": ""},
 			Description: "Register a runner for " + l.ref0() + " (Forgejo 15+): its uuid and token, shown once, go in its config",
 			Params: l.with(tool.Str("name", "Runner name", tool.Required(), tool.MaxLen(255)),
@@ -117,7 +117,7 @@ func (l level) runnerTools() []tool.Def {
 			Annotations: tool.Write(false), Handler: l.registerRunner,
 		},
 		{
-			Name: "search_" + l.noun + "_runner_jobs", Toolset: Toolset,
+			Name: "search_" + l.noun + "_runner_jobs", Toolset: l.set(),
 			Title: "Search " + l.title + " runner jobs", Output: tool.Shape{"items": []RunnerJob{}},
 			Description: "List the jobs waiting for a runner of " + l.ref0() + " with these labels: why a job stays queued (Forgejo 13+)",
 			Params:      l.with(tool.Str("labels", "Comma-separated runner labels, e.g. docker,ubuntu-latest", tool.MaxLen(1000))),
@@ -133,6 +133,8 @@ func (l level) ref0() string {
 		return "a repository"
 	case "org":
 		return "an organisation"
+	case "site":
+		return "the whole site"
 	}
 	return "the token's user"
 }
@@ -153,6 +155,10 @@ func (l level) registrationToken(ctx context.Context, c *forgejo.Client, a tool.
 	method := http.MethodGet
 	if f, err := c.Forge(ctx); err == nil && f.Flavour == forgejo.Gitea {
 		method = http.MethodPost
+	} else if l.oldRunners != nil {
+		if p, err = forgejo.Path(append(slices.Clone(l.oldRunners), "registration-token")...); err != nil {
+			return nil, err
+		}
 	}
 	var out struct {
 		Token string `json:"token"`
@@ -239,6 +245,9 @@ func (l level) registerRunner(ctx context.Context, c *forgejo.Client, a tool.Arg
 
 func (l level) searchJobs(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
 	p, err := l.runnersRoute(a, "jobs")
+	if l.oldRunners != nil {
+		p, err = forgejo.Path(append(slices.Clone(l.oldRunners), "jobs")...)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -8,6 +8,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"strconv"
 	"time"
 
 	sdk "codeberg.org/mvdkleijn/forgejo-sdk/forgejo/v3"
@@ -17,7 +18,8 @@ import (
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
 )
 
-// Toolset is the webhook toolset; every tool of this package is in it.
+// Toolset is the webhook toolset; every tool of this package is in it but
+// the site's webhooks (SiteTools), which the caller places.
 var Toolset = tool.Toolset{ID: "webhook", Description: "Webhooks of repositories, organisations and your account"}
 
 // hookTypes are the types Forgejo and Gitea know; "forgejo" is Forgejo only.
@@ -47,26 +49,40 @@ func Tools() []tool.Def {
 	return append(append(repo, defs(orgHooks())...), defs(myHooks())...)
 }
 
+// SiteTools are the site's system and default webhooks (a site
+// administrator's: the forge answers 403 to anyone else), in toolset ts.
+func SiteTools(ts tool.Toolset) []tool.Def {
+	w := siteHooks()
+	w.toolset = ts
+	return defs(w)
+}
+
 // defs are the list, get, create, edit and delete tools of the webhooks
 // at w.
 func defs(w where) []tool.Def {
+	ts := w.set()
 	id := tool.ID("hook_id", "Webhook ID")
 	target := tool.Str("target_url", "URL the forge posts events to", tool.MaxLen(2048))
+	var kind []tool.Param
+	if w.site {
+		kind = []tool.Param{tool.Str("kind", "system: fired by every repository; default: copied into each new repository",
+			tool.Default("system"), tool.OneOf("system", "default"))}
+	}
 	return []tool.Def{
 		{
-			Name: "list_" + w.name + "_hooks", Toolset: Toolset,
+			Name: "list_" + w.name + "_hooks", Toolset: ts,
 			Title: "List " + w.noun + " webhooks", Output: tool.ListPage[Hook]{},
 			Description: "List " + w.whose + " webhooks",
 			Params:      w.with(tool.Page(), tool.Limit()), Annotations: tool.Read(), Handler: w.list,
 		},
 		{
-			Name: "get_" + w.name + "_hook", Toolset: Toolset,
+			Name: "get_" + w.name + "_hook", Toolset: ts,
 			Title: "Get " + w.a + " webhook", Output: Hook{},
 			Description: "Get " + w.a + " webhook by ID",
 			Params:      w.with(id), Annotations: tool.Read(), Handler: w.get,
 		},
 		{
-			Name: "create_" + w.name + "_hook", Toolset: Toolset,
+			Name: "create_" + w.name + "_hook", Toolset: ts,
 			Title: "Create " + w.a + " webhook", Output: Hook{},
 			Description: "Create " + w.a + " webhook; its secret is write-only",
 			Params: w.with(append([]tool.Param{
@@ -74,18 +90,18 @@ func defs(w where) []tool.Def {
 				target.With(tool.Required()),
 				tool.Str("secret", "Secret used to sign payloads", tool.Secret(), tool.MaxLen(1024)),
 				tool.Str("channel", "Channel, for slack", tool.MaxLen(255)),
-			}, fields()...)...),
+			}, append(kind, fields()...)...)...),
 			Annotations: tool.Write(false), Handler: w.create,
 		},
 		{
-			Name: "edit_" + w.name + "_hook", Toolset: Toolset,
+			Name: "edit_" + w.name + "_hook", Toolset: ts,
 			Title: "Edit " + w.a + " webhook", Output: Hook{},
 			Description: "Edit " + w.a + " webhook; only the given fields change",
 			Params:      w.with(append([]tool.Param{id, target}, fields()...)...),
 			Annotations: tool.Destroy(true), Handler: w.edit,
 		},
 		{
-			Name: "delete_" + w.name + "_hook", Toolset: Toolset,
+			Name: "delete_" + w.name + "_hook", Toolset: ts,
 			Title: "Delete " + w.a + " webhook", Output: tool.DeletedOutput("id", int64(0)),
 			Description: "Delete " + w.a + " webhook",
 			Params:      w.with(id), Annotations: tool.Destroy(true), Handler: w.remove,
@@ -138,11 +154,34 @@ func (w where) hookPath(a tool.Args, tail ...string) (string, error) {
 }
 
 func (w where) list(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
+	if w.sdkList == nil {
+		return w.listRaw(ctx, c, a)
+	}
 	hooks, resp, err := w.sdkList(c.SDK(ctx), a, sdk.ListHooksOptions{ListOptions: tool.ListOptions(a)})
 	if err := forgejo.Fail(resp, err, "list webhooks of", w.subject(a)); err != nil {
 		return nil, err
 	}
 	return tool.ListResult(a, resp, hooks, compact)
+}
+
+// listRaw lists the hooks of a place the SDK has no call for (the
+// site's).
+func (w where) listRaw(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
+	p, err := w.path(a, "hooks")
+	if err != nil {
+		return nil, err
+	}
+	q := tool.PageQuery(a)
+	if w.site {
+		// Gitea lists only system webhooks unless asked for all;
+		// Forgejo lists all.
+		q.Set("type", "all")
+	}
+	var hooks []*rawHook
+	if err := c.DoJSON(ctx, http.MethodGet, p, q, nil, &hooks); err != nil {
+		return nil, forgejo.Relabel(err, "list webhooks of", w.subject(a))
+	}
+	return tool.Items(tool.Map(hooks, compactRaw), a.Int("page"), int64(len(hooks)) >= a.Int("limit"))
 }
 
 func (w where) fetch(ctx context.Context, c *forgejo.Client, a tool.Args) (*rawHook, error) {
@@ -178,6 +217,9 @@ func (w where) create(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp
 	}
 	if a.Has("channel") {
 		cfg["channel"] = a.String("channel")
+	}
+	if w.site {
+		cfg["is_system_webhook"] = strconv.FormatBool(a.String("kind") != "default")
 	}
 	events := a.Strings("events")
 	if len(events) == 0 {

@@ -26,7 +26,21 @@ type where struct {
 	ref func(a tool.Args) string
 	// subject names it after a verb: "repository o/r".
 	subject func(a tool.Args) string
+	// sdkList lists them through the SDK; nil lists them raw.
 	sdkList func(c *sdk.Client, a tool.Args, opt sdk.ListHooksOptions) ([]*sdk.Hook, *sdk.Response, error)
+	// toolset is the toolset of their tools; zero is Toolset.
+	toolset tool.Toolset
+	// site hooks are of two kinds: system (fired by every repository)
+	// or default (copied into each new repository).
+	site bool
+}
+
+// set is the toolset of the hooks' tools.
+func (w where) set() tool.Toolset {
+	if w.toolset.ID == "" {
+		return Toolset
+	}
+	return w.toolset
 }
 
 // with is the parameters naming it, then more.
@@ -73,5 +87,19 @@ func myHooks() where {
 		sdkList: func(c *sdk.Client, _ tool.Args, opt sdk.ListHooksOptions) ([]*sdk.Hook, *sdk.Response, error) {
 			return c.ListMyHooks(opt)
 		},
+	}
+}
+
+// siteHooks are the site's webhooks (/admin/hooks): system webhooks,
+// fired by every repository of the site, and default webhooks, copied
+// into each new repository.
+func siteHooks() where {
+	return where{
+		name: "site", noun: "site", a: "a site", whose: "the site's system and default", site: true,
+		path: func(_ tool.Args, tail ...string) (string, error) {
+			return forgejo.Path(slices.Concat([]string{"admin"}, tail)...)
+		},
+		ref:     func(tool.Args) string { return "of the site" },
+		subject: func(tool.Args) string { return "the site" },
 	}
 }

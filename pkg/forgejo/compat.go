@@ -244,7 +244,7 @@ func Routes() []RouteDiff {
 			Otherwise: "the comment is checked to be the review's, deleted through the issue comment route, and checked gone (isError if the forge kept it, as an older Gitea did)"},
 	}
 	rows = append(append(rows, forkRoutes()...), blockRoutes()...)
-	rows = append(append(rows, runnerRoutes()...), quotaRoutes()...)
+	rows = append(append(append(rows, runnerRoutes()...), quotaRoutes()...), siteActionRoutes()...)
 	rows = append(rows,
 		RouteDiff{Method: http.MethodPost, Route: "/packages/{owner}/{type}/{name}/-/link/{repo_name}",
 			Feature: "Linking a package to a repository", Tools: []string{"link_package"}, Otherwise: Refused},

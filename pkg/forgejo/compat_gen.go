@@ -125,6 +125,20 @@ func describedHaving(route string) (have []string, known bool) {
 		return []string{"Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0", "Gitea 1.26.0"}, true
 	case "GET /user/actions/runners/jobs":
 		return []string{"Forgejo 13.0.5+gitea-1.22.0", "Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0"}, true
+	case "POST /admin/actions/runners/registration-token":
+		return []string{"Gitea 1.26.0"}, true
+	case "GET /admin/actions/runners":
+		return []string{"Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0", "Gitea 1.26.0"}, true
+	case "POST /admin/actions/runners":
+		return []string{"Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0"}, true
+	case "GET /admin/actions/runners/{runner_id}":
+		return []string{"Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0", "Gitea 1.26.0"}, true
+	case "DELETE /admin/actions/runners/{runner_id}":
+		return []string{"Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0", "Gitea 1.26.0"}, true
+	case "GET /admin/runners/registration-token":
+		return []string{"Forgejo 10.0.0-dev-456d05998231+gitea-1.22.0", "Forgejo 13.0.5+gitea-1.22.0", "Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0"}, true
+	case "GET /admin/runners/jobs":
+		return []string{"Forgejo 13.0.5+gitea-1.22.0", "Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0"}, true
 	case "GET /user/quota":
 		return []string{"Forgejo 10.0.0-dev-456d05998231+gitea-1.22.0", "Forgejo 13.0.5+gitea-1.22.0", "Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0"}, true
 	case "GET /user/quota/artifacts":
@@ -177,6 +191,10 @@ func describedHaving(route string) (have []string, known bool) {
 		return []string{"Forgejo 10.0.0-dev-456d05998231+gitea-1.22.0", "Forgejo 13.0.5+gitea-1.22.0", "Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0"}, true
 	case "POST /admin/users/{username}/quota/groups":
 		return []string{"Forgejo 10.0.0-dev-456d05998231+gitea-1.22.0", "Forgejo 13.0.5+gitea-1.22.0", "Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0"}, true
+	case "GET /admin/actions/runs":
+		return []string{"Gitea 1.26.0"}, true
+	case "GET /admin/actions/jobs":
+		return []string{"Gitea 1.26.0"}, true
 	case "POST /packages/{owner}/{type}/{name}/-/link/{repo_name}":
 		return []string{"Forgejo 13.0.5+gitea-1.22.0", "Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0", "Gitea 1.26.0"}, true
 	case "POST /packages/{owner}/{type}/{name}/-/unlink":
