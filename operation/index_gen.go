@@ -344,7 +344,8 @@ func domainOf(name string) int {
 		"unlink_package":
 		return 23
 	case "apply_diff_patch",
-		"search_repo_content":
+		"search_repo_content",
+		"download_repo_file":
 		return 24
 	}
 	return -1
