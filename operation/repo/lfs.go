@@ -97,7 +97,7 @@ func ReadFile(ctx context.Context, c *forgejo.Client, a tool.Args, kind string, 
 func lfsFile(ctx context.Context, c *forgejo.Client, a tool.Args, out File, pointer []byte, p LFSPointer) (*mcp.CallToolResult, error) {
 	if p.Size > MaxLFSBytes {
 		out.Note = fmt.Sprintf("Git LFS object of %d bytes (sha256 %s), over the %s get_file_content reads: the text is its pointer; "+
-			"download_repo_file reads up to its inline cap, else clone the repository with git lfs", p.Size, p.OID, bytesize.Text(MaxLFSBytes))
+			"clone the repository with git lfs to read the object", p.Size, p.OID, bytesize.Text(MaxLFSBytes))
 		return window(out, string(pointer), a)
 	}
 	raw, err := ReadFile(ctx, c, a, "media", forgejo.RawOptions{MaxBytes: MaxLFSBytes})
