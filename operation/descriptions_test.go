@@ -33,7 +33,7 @@ var (
 // result fields and the forge's own words.
 var (
 	knownSnake = []string{"next_offset", "auto_merge", "pull_request", "workflow_dispatch"}
-	knownCaps  = []string{"MIME", "MIT", "PDF", "README", "RFC", "SHA", "URL", "WIP"}
+	knownCaps  = []string{"LFS", "MIME", "MIT", "PDF", "README", "RFC", "SHA", "URL", "WIP"}
 )
 
 // texts returns d's description and those of its parameters and their

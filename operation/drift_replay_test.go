@@ -87,7 +87,8 @@ func quotaTools() []string {
 // maintainerTools are the maintainer tools of issue 29 (content, merge,
 // issue-admin, activity), which no recording has yet: scripts/record-sweep
 // records them.
-var maintainerTools = []string{"apply_diff_patch", "search_repo_content", "get_commit_pull_request", "delete_issue", "list_repo_comments", "list_repo_activity"}
+var maintainerTools = []string{"apply_diff_patch", "search_repo_content", "get_commit_pull_request", "delete_issue", "list_repo_comments", "list_repo_activity",
+	"list_org_activity", "list_team_activity", "list_user_activity", "download_repo_file"}
 
 // actionsConfigUnswept are the Actions secret and variable tools of
 // issue 29, which no recording has yet: scripts/record-sweep records them

@@ -59,6 +59,9 @@ func domainOf(name string) int {
 		"delete_issue",
 		"list_repo_comments",
 		"list_repo_activity",
+		"list_org_activity",
+		"list_team_activity",
+		"list_user_activity",
 		"list_repo_labels",
 		"get_repo_label",
 		"create_repo_label",
@@ -341,7 +344,8 @@ func domainOf(name string) int {
 		"unlink_package":
 		return 23
 	case "apply_diff_patch",
-		"search_repo_content":
+		"search_repo_content",
+		"download_repo_file":
 		return 24
 	case "get_quota",
 		"list_quota_usage",

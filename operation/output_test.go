@@ -21,6 +21,7 @@ var withoutOutput = map[string]string{
 	"download_comment_attachment": "mixed content: JSON, then the bytes",
 	"download_release_attachment": "mixed content: JSON, then the bytes",
 	"download_artifact":           "mixed content: JSON, then the zip's bytes",
+	"download_repo_file":          "mixed content: JSON, then the bytes",
 	"list_my_issues":              "in the default selection, whose tools/list budget its 700-byte schema would break",
 	"get_issue_timeline":          "Unadvertised: in the default selection, whose tools/list budget (as clients receive it) list_my_issues filled",
 	"call_tool":                   "the result of the tool it calls, whatever its shape",

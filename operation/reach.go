@@ -33,7 +33,7 @@ func reachOf(name string) (tool.Reach, bool) {
 	// Spanning repositories: the results name theirs and are filtered.
 	case "list_my_repos", "list_user_repos", "search_repos", "search_issues", "list_my_issues", "check_notifications",
 		"get_notification_thread", "list_team_repos", "list_my_stopwatches", "list_my_tracked_times",
-		"list_my_watched_repos", "list_starred_repos":
+		"list_my_watched_repos", "list_starred_repos", "list_team_activity", "list_user_activity":
 		return tool.Reach{Kind: tool.ReachResults}, true
 	// Which organisation or repository these touch is only known once
 	// the forge has been asked.

@@ -139,7 +139,7 @@ func TestDownloadsAtTheInlineCap(t *testing.T) {
 				assert.LessOrEqual(t, resultBytes(res), tool.MaxResultBytes, d.Name)
 				assert.Equal(t, tool.MaxInlineBytes, blobBytes(res), "%s returns the whole 1 MiB file", d.Name)
 			}
-			assert.Equal(t, 4, n, "the three attachment downloads and download_artifact")
+			assert.Equal(t, 5, n, "the three attachment downloads, download_artifact and download_repo_file")
 		})
 	}
 }

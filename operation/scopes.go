@@ -75,7 +75,7 @@ func ToolsetScopes() []ToolsetScope {
 		{"star", []string{"read:repository", "read:user"}, []string{"read:repository", "write:user"}},
 		{"content", []string{"read:repository"}, []string{"write:repository"}},
 		{"issue-admin", nil, []string{"read:organization", "write:issue"}},
-		{"activity", []string{"read:issue", "read:repository"}, []string{"read:issue", "read:repository"}},
+		{"activity", []string{"read:issue", "read:organization", "read:repository", "read:user"}, []string{"read:issue", "read:organization", "read:repository", "read:user"}},
 		{"quota", []string{"read:organization", "read:user"}, []string{"read:organization", "read:user"}},
 		// Site administration needs a site administrator's token as
 		// well: the scope alone is not enough.

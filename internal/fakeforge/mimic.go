@@ -56,6 +56,8 @@ func (s *Server) mimic(spec *Spec, a answers) {
 		switch sc := spec.Resolve(route.Schema); {
 		case sc == nil && status == http.StatusOK, sc != nil && sc.Type == "string":
 			a.text(w, r, tpl, status)
+		case sc != nil && sc.Type == "file": // a file's bytes (raw, media)
+			a.file(w, r)
 		case sc == nil:
 			w.WriteHeader(status)
 		default:

@@ -109,7 +109,7 @@ func TestScriptBringYourOwnForgejo(t *testing.T) {
 			}
 			assert.Equal(t, []string{
 				"--version",
-				"generate secret SECRET_KEY", "generate secret INTERNAL_TOKEN", "generate secret JWT_SECRET",
+				"generate secret SECRET_KEY", "generate secret INTERNAL_TOKEN", "generate secret JWT_SECRET", "generate secret LFS_JWT_SECRET",
 				"migrate --config " + lines["FORGEJO_TEST_STATE"] + "/app.ini",
 				"admin user create", "admin user create",
 				"admin user generate-access-token", "admin user generate-access-token",

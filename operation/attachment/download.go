@@ -140,7 +140,7 @@ func Download(ctx context.Context, c *forgejo.Client, a tool.Args, att *sdk.Atta
 	}
 	tool.Progress(ctx, offset+int64(len(body)), total)
 	whole := offset == 0 && int64(len(body)) == total
-	mt := tool.BlobType(contentType(att.Name, raw.ContentType, body, offset == 0), body)
+	mt := tool.BlobType(ContentType(att.Name, raw.ContentType, body, offset == 0), body)
 	out.MIMEType, out.Note = mt, note
 	var pdfText *mcp.TextContent
 	if whole && pdftext.IsPDF(body) {
@@ -184,29 +184,36 @@ func Download(ctx context.Context, c *forgejo.Client, a tool.Args, att *sdk.Atta
 			out.NextOffset = &next
 		}
 	}
-	var content mcp.Content
-	text := whole && !window && out.PDF == nil && tool.IsText(body)
-	switch it, isImage := tool.ImageType(body); {
-	case whole && isImage:
-		out.Content, content = "image", tool.Image(it, body)
-	case text && tool.JSONLen(string(body)) <= tool.TextBudget:
-		out.Content, content = "text", mcp.NewTextContent(string(body))
-	default:
-		if text {
-			// Whole as text it would be over the text one result
-			// carries (tool.MaxResultBytes): its bytes come as the blob.
-			out.Note = strings.TrimSpace(out.Note + fmt.Sprintf(" a text file over the %s one result carries as text: "+
-				"its exact bytes are the blob", bytesize.Text(tool.TextBudget)))
-		}
-		out.Content = "blob"
-		content = tool.Blob(ResourceURI(a.String("owner"), a.String("repo"), parent, att.ID, offset, int64(len(body)), window && !whole), mt, body)
-	}
+	uri := ResourceURI(a.String("owner"), a.String("repo"), parent, att.ID, offset, int64(len(body)), window && !whole)
+	kind, content, note := Carry(body, mt, uri, whole, whole && !window && out.PDF == nil)
+	out.Content, out.Note = kind, strings.TrimSpace(out.Note+" "+note)
 	res, err := withText(out, pdfText)
 	if err != nil {
 		return nil, err
 	}
 	res.Content = append(res.Content, content)
 	return res, nil
+}
+
+// Carry is how a download result carries body, a file's bytes labelled
+// mt: as image content when it is the whole file (whole) and an image; as
+// text when it may be (asText: the whole file, not asked for as a window
+// nor read as a PDF), reads as text and fits tool.TextBudget; else as a
+// blob named uri. note says why a text file came as a blob, or is "".
+func Carry(body []byte, mt, uri string, whole, asText bool) (kind string, content mcp.Content, note string) {
+	text := asText && tool.IsText(body)
+	switch it, isImage := tool.ImageType(body); {
+	case whole && isImage:
+		return "image", tool.Image(it, body), ""
+	case text && tool.JSONLen(string(body)) <= tool.TextBudget:
+		return "text", mcp.NewTextContent(string(body)), ""
+	}
+	if text {
+		// Whole as text it would be over the text one result carries
+		// (tool.MaxResultBytes): its bytes come as the blob.
+		note = fmt.Sprintf("a text file over the %s one result carries as text: its exact bytes are the blob", bytesize.Text(tool.TextBudget))
+	}
+	return "blob", tool.Blob(uri, mt, body), note
 }
 
 // overInline is the note of a download left out for its size.
@@ -249,11 +256,11 @@ func downloadURL(c *forgejo.Client, att *sdk.Attachment) (link, note string, err
 	return "", "", errNoDownloadURL
 }
 
-// contentType decides the MIME type a blob is labelled with. An image is
+// ContentType decides the MIME type a blob is labelled with. An image is
 // recognised by its bytes; otherwise the forge's Content-Type wins unless
 // it is the uninformative application/octet-stream, then the name's
 // extension, then (at the file's start) the bytes themselves.
-func contentType(name, served string, data []byte, atStart bool) string {
+func ContentType(name, served string, data []byte, atStart bool) string {
 	if atStart {
 		if it, ok := tool.ImageType(data); ok {
 			return it

@@ -13,5 +13,5 @@ var Toolset = tool.Toolset{ID: "content", Description: "Repository content: appl
 
 // Tools returns the content toolset.
 func Tools() []tool.Def {
-	return []tool.Def{patchTool(), searchTool()}
+	return []tool.Def{patchTool(), searchTool(), downloadTool()}
 }

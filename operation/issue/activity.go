@@ -17,7 +17,7 @@ import (
 
 // ActivityToolset answers "what changed since my last run" across a
 // repository rather than issue by issue.
-var ActivityToolset = tool.Toolset{ID: "activity", Description: "What changed in a repository: its activity feed, every issue and PR comment since a time"}
+var ActivityToolset = tool.Toolset{ID: "activity", Description: "What changed: activity feeds of a repository, organisation, team or user; every issue and PR comment since a time"}
 
 func activityTools() []tool.Def {
 	return []tool.Def{{
@@ -32,14 +32,14 @@ func activityTools() []tool.Def {
 		Title: "List a repository's activity", Output: tool.ListPage[Activity]{},
 		Description: "A repository's activity feed: pushes, issues, PRs, comments, releases; date narrows to one day",
 		Params: []tool.Param{tool.Owner(), tool.Repo(),
-			tool.Str("date", "Only this day, as 2026-01-31", tool.Match(dayPattern, "a date, YYYY-MM-DD")), tool.Page(), tool.Limit()},
+			dateParam(), tool.Page(), tool.Limit()},
 		Annotations: tool.Read(), Handler: listRepoActivity,
 	}}
 }
 
 var dayPattern = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}$`)
 
-// Activity is one entry of a repository's feed.
+// Activity is one entry of an activity feed.
 type Activity struct {
 	ID      int64     `json:"id"`
 	Op      string    `json:"op"`
@@ -54,25 +54,14 @@ func listRepoActivity(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp
 	if err != nil {
 		return nil, err
 	}
-	q := tool.PageQuery(a)
-	if d := a.String("date"); d != "" {
-		q.Set("date", d)
-	}
-	var list []*struct {
-		ID      int64     `json:"id"`
-		OpType  string    `json:"op_type"`
-		ActUser *sdk.User `json:"act_user"`
-		RefName string    `json:"ref_name"`
-		Content string    `json:"content"`
-		Created time.Time `json:"created"`
-	}
-	if err := c.DoJSON(ctx, "GET", p, q, nil, &list); err != nil {
-		return nil, forgejo.Relabel(err, "list the activity of", tool.RepoRef(a))
+	list, err := readFeed(ctx, c, a, p, nil, tool.RepoRef(a))
+	if err != nil {
+		return nil, err
 	}
 	out := make([]Activity, 0, len(list))
 	for _, e := range list {
 		if e != nil {
-			out = append(out, Activity{ID: e.ID, Op: e.OpType, Actor: forgejo.Login(e.ActUser), Ref: e.RefName, Content: e.Content, Created: e.Created})
+			out = append(out, e.compact())
 		}
 	}
 	return tool.Items(out, a.Int("page"), int64(len(list)) >= a.Int("limit"))

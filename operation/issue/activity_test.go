@@ -40,3 +40,48 @@ func TestListRepoActivity(t *testing.T) {
 	require.True(t, res.IsError)
 	assert.Len(t, f.Requests(), 1)
 }
+
+func TestListActivityFeeds(t *testing.T) {
+	entry := map[string]any{"id": 4, "op_type": "create_issue", "act_user": map[string]any{"login": "ann"},
+		"repo": map[string]any{"full_name": "acme/site", "name": "site"}, "content": "2|Broken", "created": "2026-01-02T03:04:05Z"}
+	for _, tc := range []struct {
+		tool, route string
+		args        map[string]any
+		query       string
+	}{
+		{"list_org_activity", "GET /api/v1/orgs/acme/activities/feeds", map[string]any{"org": "acme"}, ""},
+		{"list_team_activity", "GET /api/v1/teams/9/activities/feeds", map[string]any{"team_id": 9.0}, ""},
+		{"list_user_activity", "GET /api/v1/users/ann/activities/feeds", map[string]any{"user": "ann", "only_performed_by": true}, "only-performed-by=true"},
+	} {
+		t.Run(tc.tool, func(t *testing.T) {
+			f := fakeforge.New(t)
+			f.JSON(tc.route, 200, []any{entry})
+			tc.args["date"], tc.args["limit"] = "2026-01-02", 2.0
+			res := f.Call(t, issue.Tools(), tc.tool, tc.args)
+			require.False(t, res.IsError, fakeforge.Text(t, res))
+			assert.JSONEq(t, `{"items":[{"repo":"acme/site","id":4,"op":"create_issue","actor":"ann","content":"2|Broken","created_at":"2026-01-02T03:04:05Z"}],"page":1,"has_more":false}`,
+				fakeforge.Text(t, res))
+			q := f.Requests()[0].RawQuery
+			assert.Contains(t, q, "date=2026-01-02")
+			assert.Contains(t, q, "limit=2")
+			if tc.query != "" {
+				assert.Contains(t, q, tc.query)
+			} else {
+				assert.NotContains(t, q, "only-performed-by")
+			}
+		})
+	}
+}
+
+func TestListActivityFeedsRefuse(t *testing.T) {
+	f := fakeforge.New(t)
+	f.JSON("GET /api/v1/orgs/nope/activities/feeds", 404, map[string]any{"message": "org does not exist"})
+	res := f.Call(t, issue.Tools(), "list_org_activity", map[string]any{"org": "nope"})
+	require.True(t, res.IsError)
+	assert.Contains(t, fakeforge.Text(t, res), "organisation nope")
+	res = f.Call(t, issue.Tools(), "list_org_activity", map[string]any{"org": "../x"})
+	require.True(t, res.IsError)
+	res = f.Call(t, issue.Tools(), "list_user_activity", map[string]any{"user": "ann", "date": "soon"})
+	require.True(t, res.IsError)
+	assert.Len(t, f.Requests(), 1)
+}

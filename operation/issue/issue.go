@@ -78,7 +78,7 @@ func Tools() []tool.Def {
 				tool.Str("body", "Comment text in Markdown", tool.Required(), tool.MaxLen(65536))},
 			Annotations: tool.Write(false), Handler: createComment,
 		},
-	}, slices.Concat(editTools(), adminTools(), activityTools(), labelTools(), milestoneTools(), searchTools(), mineTools(), dependencyTools(),
+	}, slices.Concat(editTools(), adminTools(), activityTools(), feedTools(), labelTools(), milestoneTools(), searchTools(), mineTools(), dependencyTools(),
 		milestoneEditTools(), timelineTools(), templateTools(), reactionTools())...)
 }
 

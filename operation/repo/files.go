@@ -189,67 +189,10 @@ func getFile(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallTool
 	if err != nil {
 		return nil, &forgejo.Error{Verb: "read", Subject: subject, Status: 200, Cause: err}
 	}
-	if a.Has("pages") && !pdftext.IsPDF(data) {
-		return nil, fmt.Errorf("%s is not a PDF, so it has no pages to read; leave out pages", subject)
+	if p, ok := ParseLFSPointer(data); ok {
+		return lfsFile(ctx, c, a, out, data, p)
 	}
-	if tool.IsBinary(data) {
-		return binaryFile(ctx, out, data, a)
-	}
-	return window(out, string(data), a)
-}
-
-// binaryFile shows what an agent can read of a binary file: a PDF's text
-// page by page, an image as image content; else only its size.
-func binaryFile(ctx context.Context, out File, data []byte, a tool.Args) (*mcp.CallToolResult, error) {
-	if it, ok := tool.ImageType(data); ok {
-		out.MIMEType = it
-		res, err := tool.JSON(out)
-		if err != nil {
-			return nil, err
-		}
-		res.Content = append(res.Content, tool.Image(it, data))
-		return res, nil
-	}
-	if pdftext.IsPDF(data) {
-		info, text, ok, err := pdftext.Read(ctx, data, a.String("pages"))
-		if err != nil {
-			return nil, err
-		}
-		out.MIMEType, out.PDF = "application/pdf", &info
-		res, err := tool.JSON(out)
-		if err != nil || !ok {
-			return res, err
-		}
-		res.Content = append(res.Content, mcp.NewTextContent(text))
-		return res, nil
-	}
-	out.Note = fmt.Sprintf("binary file (%d bytes): not shown", len(data))
-	return tool.JSON(out)
-}
-
-func decodeContent(cr sdk.ContentsResponse) ([]byte, error) {
-	if cr.Encoding != nil && *cr.Encoding != "base64" {
-		if *cr.Encoding == "" {
-			return []byte(*cr.Content), nil
-		}
-		return nil, fmt.Errorf("unknown content encoding %q", forgejo.Clip(*cr.Encoding))
-	}
-	content := *cr.Content
-	if strings.ContainsAny(content, "\n\r ") { // wrapped: unwrapped first (a copy)
-		content = strings.Map(dropSpace, content)
-	}
-	data, err := base64.StdEncoding.DecodeString(content)
-	if err != nil {
-		return nil, fmt.Errorf("decoding the file's base64 content: %w", err)
-	}
-	return data, nil
-}
-
-func dropSpace(r rune) rune {
-	if r == '\n' || r == '\r' || r == ' ' {
-		return -1
-	}
-	return r
+	return show(ctx, out, data, a)
 }
 
 // window puts lines from_line..to_line of text in out, cut at a line end
@@ -276,14 +219,16 @@ func window(out File, text string, a tool.Args) (*mcp.CallToolResult, error) {
 		return nil, fmt.Errorf("invalid arguments for get_file_content: to_line %d is before from_line %d", to, from)
 	}
 	s, last, longLine := lines(text, from, to, MaxTextBytes)
+	note := ""
 	if longLine {
 		out.Truncated = true
-		out.Note = fmt.Sprintf("line %d is longer than %d KiB and was cut", last, MaxTextBytes>>10)
+		note = fmt.Sprintf("line %d is longer than %d KiB and was cut", last, MaxTextBytes>>10)
 	}
 	if last < to {
 		out.Truncated = true
-		out.Note = fmt.Sprintf("cut at line %d (limit %d KiB per call); read on with from_line=%d", last, MaxTextBytes>>10, last+1)
+		note = fmt.Sprintf("cut at line %d (limit %d KiB per call); read on with from_line=%d", last, MaxTextBytes>>10, last+1)
 	}
+	out.Note = joinNote(out.Note, note)
 	out.FromLine, out.ToLine, out.Text = from, last, &s
 	return tool.JSON(out)
 }

@@ -153,6 +153,24 @@ func (c *Client) DoRaw(ctx context.Context, rawURL string, opt RawOptions) (*Raw
 	if err != nil {
 		return nil, err
 	}
+	return c.doRaw(ctx, u, opt)
+}
+
+// DoRawAPI is DoRaw for apiPath, a route below /api/v1 built by Path or
+// FilePath (its escapes kept as they are, so a file named "a%41" stays
+// itself), with query.
+func (c *Client) DoRawAPI(ctx context.Context, apiPath string, query url.Values, opt RawOptions) (*RawResponse, error) {
+	if opt.MaxBytes <= 0 || opt.Offset < 0 || opt.Length < 0 {
+		return nil, &Error{Verb: "download", Subject: "a file", Cause: errors.New("invalid download window")}
+	}
+	u, err := c.apiURL(apiPath, query)
+	if err != nil {
+		return nil, err
+	}
+	return c.doRaw(ctx, u, opt)
+}
+
+func (c *Client) doRaw(ctx context.Context, u *url.URL, opt RawOptions) (*RawResponse, error) {
 	subject := u.Path
 	if c.observe != nil {
 		c.observe(http.MethodGet, "/"+strings.TrimPrefix(u.EscapedPath(), "/"), nil)

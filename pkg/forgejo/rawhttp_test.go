@@ -395,3 +395,31 @@ func TestDoRawContentTypeAndCancel(t *testing.T) {
 	assert.True(t, errors.Is(err, context.Canceled))
 	assert.Contains(t, err.Error(), "cancelled")
 }
+
+// DoRawAPI sends a FilePath route with its escapes as they are (a file
+// named "a%41 b.bin" is that file, not "aA b"), with its query, and
+// refuses a route that is not one, before sending.
+func TestDoRawAPI(t *testing.T) {
+	f := fakeforge.New(t)
+	var got []string
+	f.Handle("GET /api/v1/repos/o/r/media/", func(w http.ResponseWriter, r *http.Request) {
+		got = append(got, r.URL.EscapedPath()+"?"+r.URL.RawQuery)
+		_, _ = w.Write([]byte("bytes"))
+	})
+	c := f.Client()
+	p, err := forgejo.FilePath([]string{"repos", "o", "r", "media"}, "d/a%41 b.bin")
+	require.NoError(t, err)
+	raw, err := c.DoRawAPI(context.Background(), p, url.Values{"ref": {"main"}}, forgejo.RawOptions{MaxBytes: 10})
+	require.NoError(t, err)
+	assert.Equal(t, "bytes", string(raw.Body))
+	assert.Equal(t, []string{"/api/v1/repos/o/r/media/d/a%2541%20b.bin?ref=main"}, got)
+	_, err = c.DoRawAPI(context.Background(), p, nil, forgejo.RawOptions{MaxBytes: 4})
+	require.ErrorIs(t, err, forgejo.ErrResponseTooLarge)
+	for _, bad := range []string{"repos/o/r", "/repos/o/../r", "/repos/o/r?x=1"} {
+		_, err = c.DoRawAPI(context.Background(), bad, nil, forgejo.RawOptions{MaxBytes: 4})
+		require.Error(t, err, bad)
+	}
+	_, err = c.DoRawAPI(context.Background(), p, nil, forgejo.RawOptions{})
+	require.Error(t, err)
+	assert.Len(t, got, 2)
+}
