@@ -49,16 +49,29 @@ func (f *Forge) Call(t testing.TB, defs []tool.Def, name string, args map[string
 	return res
 }
 
-// RepoCaller returns a function that calls tools from defs on owner/repo
-// (it sets those two arguments), fails the test on an isError result, and
-// returns the result's text: the shape of most lifecycle tests.
+// CallOK is Call that fails the test on an isError result and returns
+// the result's text.
+func (f *Forge) CallOK(t testing.TB, defs []tool.Def, name string, args map[string]any) string {
+	t.Helper()
+	res := f.Call(t, defs, name, args)
+	require.False(t, res.IsError, "%s: %s", name, text(t, res))
+	return text(t, res)
+}
+
+// Caller returns CallOK bound to defs: the shape of most lifecycle tests.
+func (f *Forge) Caller(t testing.TB, defs []tool.Def) func(name string, args map[string]any) string {
+	return func(name string, args map[string]any) string {
+		t.Helper()
+		return f.CallOK(t, defs, name, args)
+	}
+}
+
+// RepoCaller is Caller on owner/repo: it sets those two arguments.
 func (f *Forge) RepoCaller(t testing.TB, defs []tool.Def, owner, repo string) func(name string, args map[string]any) string {
 	return func(name string, args map[string]any) string {
 		t.Helper()
 		args["owner"], args["repo"] = owner, repo
-		res := f.Call(t, defs, name, args)
-		require.False(t, res.IsError, "%s: %s", name, text(t, res))
-		return text(t, res)
+		return f.CallOK(t, defs, name, args)
 	}
 }
 

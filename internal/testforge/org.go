@@ -27,11 +27,7 @@ func (f *Forge) NewOrg(t testing.TB) string {
 		for _, r := range repos {
 			f.Do(t, http.MethodDelete, repoPath(name, r.Name), nil, nil)
 		}
-		var raw []byte
-		status := f.Do(t, http.MethodDelete, "/orgs/"+url.PathEscape(name), nil, &raw)
-		if status != http.StatusNoContent && status != http.StatusNotFound {
-			t.Errorf("testforge: deleting organisation %s: status %d: %s", name, status, raw)
-		}
+		f.remove(t, "organisation "+name, "/orgs/"+url.PathEscape(name))
 	})
 	return name
 }
@@ -44,35 +40,12 @@ func (f *Forge) NewOrgRepo(t testing.TB, org, name string) {
 	status := f.Do(t, http.MethodPost, "/orgs/"+url.PathEscape(org)+"/repos", map[string]any{
 		"name": name, "private": true, "auto_init": true, "default_branch": "main"}, &raw)
 	expect(t, "creating repo "+org+"/"+name, status, http.StatusCreated, raw)
-	t.Cleanup(func() {
-		var raw []byte
-		status := f.Do(t, http.MethodDelete, repoPath(org, name), nil, &raw)
-		if status != http.StatusNoContent && status != http.StatusNotFound {
-			t.Errorf("testforge: deleting repo %s/%s: status %d: %s", org, name, status, raw)
-		}
-	})
+	t.Cleanup(func() { f.remove(t, "repo "+org+"/"+name, repoPath(org, name)) })
 }
 
 // orgWord keeps a test name usable inside a user or organisation name:
 // lower-case ASCII letters and digits, every other run of characters one
 // '-', no '-' at either end, at most maxLen bytes.
 func orgWord(s string, maxLen int) string {
-	var b strings.Builder
-	for _, r := range strings.ToLower(s) {
-		switch {
-		case r >= 'a' && r <= 'z' || r >= '0' && r <= '9':
-			b.WriteRune(r)
-		case b.Len() > 0 && !strings.HasSuffix(b.String(), "-"):
-			b.WriteByte('-')
-		}
-	}
-	out := b.String()
-	if len(out) > maxLen {
-		out = out[:maxLen]
-	}
-	out = strings.Trim(out, "-")
-	if out == "" {
-		out = "test"
-	}
-	return out
+	return sanitize(strings.ToLower(strings.ReplaceAll(s, "_", "-")), maxLen)
 }

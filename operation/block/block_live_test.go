@@ -24,12 +24,7 @@ func TestLiveBlocks(t *testing.T) {
 	org := f.NewOrg(t)
 	owner, repo := f.NewPublicRepo(t)
 	defs := block.Tools()
-	call := func(name string, args map[string]any) string {
-		res := f.Call(t, defs, name, args)
-		text := fakeforge.Text(t, res)
-		require.False(t, res.IsError, "%s: %s", name, text)
-		return text
-	}
+	call := f.Caller(t, defs)
 	for _, c := range []struct {
 		args map[string]any
 		by   string

@@ -23,12 +23,7 @@ func TestLiveOwnedReposAndCandidates(t *testing.T) {
 	org := f.NewOrg(t)
 	f.NewOrgRepo(t, org, "tools")
 	owner, name := f.NewRepo(t)
-	call := func(tool string, args map[string]any) string {
-		t.Helper()
-		res := f.Call(t, operation.All(), tool, args)
-		require.False(t, res.IsError, "%s: %s", tool, fakeforge.Text(t, res))
-		return fakeforge.Text(t, res)
-	}
+	call := f.Caller(t, operation.All())
 
 	assert.JSONEq(t, fmt.Sprintf(`["%s/tools"]`, org), names(t, call("list_org_repos", map[string]any{"org": org})))
 	assert.Contains(t, call("list_user_repos", map[string]any{"user": owner, "limit": 50}), `"full_name":"`+owner+"/"+name+`"`)
