@@ -54,9 +54,11 @@ var replayArgs = map[string]map[string]any{
 // answered by other tools' exchanges before), and Forgejo 15.0.3 was swept
 // whole: every tool is covered on every full recording.
 var replayUncovered = map[string]map[string]string{
-	"forgejo-13.0.5": unionOf(actionsConfigUnswept(slices.Concat(forgejoRefuses, runnerTools("list_%s_runners", "get_%s_runner", "delete_%s_runner", "register_%s_runner"))...),
+	"forgejo-13.0.5": unionOf(actionsConfigUnswept(slices.Concat(forgejoRefuses, giteaOnly,
+		runnerTools("list_%s_runners", "get_%s_runner", "delete_%s_runner", "register_%s_runner"))...),
 		repoAdminUnswept()).with(ownerToolsUnswept).with(maintainerTools),
-	"forgejo-15.0.3": unionOf(actionsConfigUnswept(forgejoRefuses...), repoAdminUnswept()).with(ownerToolsUnswept).with(maintainerTools),
+	"forgejo-15.0.3": unionOf(actionsConfigUnswept(slices.Concat(forgejoRefuses, giteaOnly)...), repoAdminUnswept()).
+		with(ownerToolsUnswept).with(maintainerTools),
 	// Gitea lacks get_fork_sync_status's and convert_mirror_repo's routes:
 	// the gate refuses them, which the replay counts as covered.
 	"gitea-1.26.0": unionOf(actionsConfigUnswept(runnerTools("register_%s_runner", "search_%s_runner_jobs")...),
@@ -81,6 +83,10 @@ var maintainerTools = []string{"apply_diff_patch", "search_repo_content", "get_c
 // before anything is sent: their replay there needs no recording (and so
 // for the runner tools a recorded forge lacks, below).
 var forgejoRefuses = []string{"enable_workflow", "disable_workflow"}
+
+// giteaOnly are the tools whose routes only Gitea has (a package's
+// versions, disabling a runner): refused before sending on every Forgejo.
+var giteaOnly = append([]string{"list_package_versions", "get_latest_package_version"}, runnerTools("edit_%s_runner")...)
 
 // runnerTools are the runner tools of every level named by the patterns.
 func runnerTools(patterns ...string) []string {
@@ -111,6 +117,7 @@ func actionsConfigUnswept(covered ...string) unswept {
 		"get_my_action_variable", "create_my_action_variable", "update_my_action_variable", "delete_my_action_variable",
 		"list_workflows", "get_workflow", "enable_workflow", "disable_workflow",
 		"list_packages", "get_package", "list_package_files", "delete_package", "link_package", "unlink_package",
+		"list_package_versions", "get_latest_package_version", "edit_repo_runner", "edit_org_runner", "edit_my_runner",
 		"get_repo_runner_registration_token", "list_repo_runners", "get_repo_runner", "delete_repo_runner", "register_repo_runner", "search_repo_runner_jobs", "get_org_runner_registration_token", "list_org_runners", "get_org_runner", "delete_org_runner", "register_org_runner", "search_org_runner_jobs", "get_my_runner_registration_token", "list_my_runners", "get_my_runner", "delete_my_runner", "register_my_runner", "search_my_runner_jobs"} {
 		out[name] = notSwept
 	}
