@@ -59,17 +59,24 @@ var replayUncovered = map[string]map[string]string{
 		repoAdminUnswept()).with(ownerToolsUnswept).with(maintainerTools),
 	"forgejo-15.0.3": unionOf(actionsConfigUnswept(slices.Concat(forgejoRefuses, giteaOnly)...), repoAdminUnswept()).
 		with(ownerToolsUnswept).with(maintainerTools),
-	// Gitea lacks get_fork_sync_status's and convert_mirror_repo's routes:
-	// the gate refuses them, which the replay counts as covered.
-	"gitea-1.26.0": unionOf(actionsConfigUnswept(runnerTools("register_%s_runner", "search_%s_runner_jobs")...),
-		repoAdminUnswept("convert_mirror_repo")).with(maintainerTools).with(slices.DeleteFunc(slices.Clone(ownerToolsUnswept),
-		func(n string) bool { return n == "get_fork_sync_status" })),
+	// gitea-1.26.0-sweep3 recorded issue 29's tools but these: a
+	// registration token would put a live runner secret in the recording,
+	// a transfer to accept or reject needs a second user's session, and
+	// migrate_repo's source token would reach it.
+	"gitea-1.26.0": {
+		"get_repo_runner_registration_token": giteaSecret, "get_org_runner_registration_token": giteaSecret,
+		"get_my_runner_registration_token": giteaSecret,
+		"accept_repo_transfer":             "needs a transfer offered to another user, whose session the sweep does not have",
+		"reject_repo_transfer":             "needs a transfer offered to another user, whose session the sweep does not have",
+		"migrate_repo":                     "its source token would reach the recording",
+	},
 	// A partial recording (fakeforge.PartialRecordings): only the tools it
 	// swept are driven, and all of them succeeded live.
 	"forgejo-10.0.0-dev-456d05998231+gitea-1.22.0": {},
 }
 
-// unswept joins lists of tools no recording has yet.
+// giteaSecret is why the registration token tools stay unswept.
+const giteaSecret = "its answer is a live runner registration token, which the recorder does not redact"
 
 // maintainerTools are the maintainer tools of issue 29 (content, merge,
 // issue-admin, activity), which no recording has yet: scripts/record-sweep
@@ -182,6 +189,10 @@ var ownerToolsUnswept = []string{
 // replayArgsOn are the arguments one recording's sweep gave a tool where
 // they differ from replayArgs: the objects got other ids there.
 var replayArgsOn = map[string]map[string]map[string]any{
+	"gitea-1.26.0": {
+		// gitea-1.26.0-sweep3 seq 2155–2156: the open pull request's head, found in the list.
+		"get_commit_pull_request": {"sha": "29b7b3b58aa0ad7bb7c577335a66a75e0b9b7a0d"},
+	},
 	"forgejo-15.0.3": {
 		"reply_to_pull_review_comment": {"comment_id": 21.0}, // seq 163–164: review 1's comment 21, replied to
 		"delete_pull_review_comment":   {"comment_id": 26.0}, // seq 170
@@ -445,6 +456,9 @@ var replayDrops = map[string]string{
 	"create_org_team units":                 "units are shown only where they differ from the team's permission (issue 19: the same on both forges)",
 	"list_org_teams units":                  "units are shown only where they differ from the team's permission",
 	"search_org_teams units":                "units are shown only where they differ from the team's permission",
+	"list_repo_teams units":                 "units are shown only where they differ from the team's permission (org.TeamAccess; gitea-1.26.0-sweep3 seq 2179)",
+	"check_repo_team units":                 "units are shown only where they differ from the team's permission (org.TeamAccess)",
+	"add_repo_team units":                   "units are shown only where they differ from the team's permission (org.TeamAccess)",
 	"list_issue_attachments type":           "Forgejo's type \"attachment\" is the ordinary case, left out so both forges read the same; only \"external\" is shown (attachment.Meta)",
 	"get_issue_attachment type":             "Forgejo's type \"attachment\" is the ordinary case, left out so both forges read the same; only \"external\" is shown (attachment.Meta)",
 	"edit_issue_attachment type":            "Forgejo's type \"attachment\" is the ordinary case, left out so both forges read the same; only \"external\" is shown (attachment.Meta)",
@@ -479,6 +493,14 @@ var replayUnsent = map[string]string{
 	// Both flavours' names of a run where the jobs route is missing.
 	"list_action_run_jobs reads GET /repos/{}/{}/actions/runs/{} rawRunRef.run_number": "Gitea's name, read should a Gitea lack the jobs route; only Forgejo runs were read so (the live test's proxy reads a Gitea run)",
 	"list_action_run_jobs reads GET /repos/{}/{}/actions/runs/{} rawRunRef.head_sha":   "Gitea's name, read should a Gitea lack the jobs route; only Forgejo runs were read so (the live test's proxy reads a Gitea run)",
+	// Forgejo's names (rawRunner, block.listed), which no recorded Forgejo
+	// sent: its sweeps registered no runner and blocked no one.
+	"get_repo_runner reads GET /repos/{}/{}/actions/runners/{} rawRunner.description":    "Forgejo 15's runner has a description; Gitea's has none, and no Forgejo sweep had a runner",
+	"get_repo_runner reads GET /repos/{}/{}/actions/runners/{} rawRunner.version":        "Forgejo 15's runner has a version; Gitea's has none, and no Forgejo sweep had a runner",
+	"edit_repo_runner reads PATCH /repos/{}/{}/actions/runners/{} rawRunner.description": "rawRunner reads both flavours; only Gitea has the PATCH, and its runner has no description",
+	"edit_repo_runner reads PATCH /repos/{}/{}/actions/runners/{} rawRunner.version":     "rawRunner reads both flavours; only Gitea has the PATCH, and its runner has no version",
+	"list_blocked_users reads GET /user/blocks listed[].block_id":                        "Forgejo's BlockedUser (its list_blocked route); listed reads both flavours, and no Forgejo sweep blocked anyone",
+	"list_blocked_users reads GET /user/blocks listed[].created_at":                      "Forgejo's BlockedUser (its list_blocked route); listed reads both flavours, and no Forgejo sweep blocked anyone",
 	// One type for a page fetched and a page listed.
 	"list_wiki_pages reads GET /repos/{}/{}/wiki/pages rawPage[].content_base64": "rawPage also decodes get_wiki_page's answer; a listed page has no content",
 	"list_wiki_pages reads GET /repos/{}/{}/wiki/pages rawPage[].commit_count":   "rawPage also decodes get_wiki_page's answer; a listed page has no commit count",

@@ -106,8 +106,8 @@ type Hook struct {
 	Updated      *time.Time `json:"updated_at,omitempty"`
 }
 
-// rawHook is the forge's hook as read by raw calls, which (unlike the SDK)
-// keep branch_filter.
+// rawHook is the forge's hook as read by raw calls, which (unlike the SDK's
+// Hook) keep branch_filter: every read is raw, lists too.
 type rawHook struct {
 	ID           int64             `json:"id"`
 	Type         string            `json:"type"`
@@ -124,11 +124,6 @@ func compactRaw(h *rawHook) Hook {
 		Events: h.Events, BranchFilter: h.BranchFilter, Active: h.Active, Updated: forgejo.TimePtr(&h.Updated)}
 }
 
-func compact(h *sdk.Hook) Hook {
-	return Hook{ID: h.ID, Type: h.Type, URL: h.Config["url"], ContentType: h.Config["content_type"],
-		Events: h.Events, Active: h.Active, Updated: forgejo.TimePtr(&h.Updated)}
-}
-
 func (w where) hookRef(a tool.Args) string {
 	return fmt.Sprintf("webhook %d %s", a.Int("hook_id"), w.ref(a))
 }
@@ -138,11 +133,15 @@ func (w where) hookPath(a tool.Args, tail ...string) (string, error) {
 }
 
 func (w where) list(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
-	hooks, resp, err := w.sdkList(c.SDK(ctx), a, sdk.ListHooksOptions{ListOptions: tool.ListOptions(a)})
-	if err := forgejo.Fail(resp, err, "list webhooks of", w.subject(a)); err != nil {
+	p, err := w.path(a, "hooks")
+	if err != nil {
 		return nil, err
 	}
-	return tool.ListResult(a, resp, hooks, compact)
+	var hooks []*rawHook
+	if err := c.DoJSON(ctx, http.MethodGet, p, tool.PageQuery(a), nil, &hooks); err != nil {
+		return nil, forgejo.Relabel(err, "list webhooks of", w.subject(a))
+	}
+	return tool.Items(tool.Map(hooks, compactRaw), a.Int("page"), int64(len(hooks)) >= a.Int("limit"))
 }
 
 func (w where) fetch(ctx context.Context, c *forgejo.Client, a tool.Args) (*rawHook, error) {
