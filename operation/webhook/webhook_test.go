@@ -22,7 +22,6 @@ var rawHook = map[string]any{
 const compactHook = `{"id":7,"type":"gitea","url":"http://hooks.example/x","content_type":"json",
 	"events":["push","issues"],"branch_filter":"main","active":true,"updated_at":"2026-01-02T03:04:05Z"}`
 
-
 func call(t *testing.T, f *fakeforge.Server, name string, args map[string]any) (bool, string) {
 	t.Helper()
 	args["owner"], args["repo"] = "o", "r"
