@@ -55,23 +55,35 @@ var replayArgs = map[string]map[string]any{
 // answered by other tools' exchanges before), and Forgejo 15.0.3 was swept
 // whole: every tool is covered on every full recording.
 var replayUncovered = map[string]map[string]string{
-	"forgejo-13.0.5": unionOf(actionsConfigUnswept(slices.Concat(forgejoRefuses, runnerTools("list_%s_runners", "get_%s_runner", "delete_%s_runner", "register_%s_runner"))...),
+	"forgejo-13.0.5": unionOf(actionsConfigUnswept(slices.Concat(forgejoRefuses, giteaOnly,
+		runnerTools("list_%s_runners", "get_%s_runner", "delete_%s_runner", "register_%s_runner"))...),
 		repoAdminUnswept()).with(ownerToolsUnswept).with(maintainerTools).with(quotaTools()).
-		with(adminUnswept("list_site_runners", "get_site_runner", "delete_site_runner", "register_site_runner",
+		with(adminUnswept("list_site_runners", "get_site_runner", "delete_site_runner", "register_site_runner", "edit_site_runner",
 			"list_site_workflow_runs", "list_site_action_jobs")),
-	"forgejo-15.0.3": unionOf(actionsConfigUnswept(forgejoRefuses...), repoAdminUnswept()).with(ownerToolsUnswept).with(maintainerTools).with(quotaTools()).
-		with(adminUnswept("list_site_workflow_runs", "list_site_action_jobs")),
-	// Gitea lacks get_fork_sync_status's and convert_mirror_repo's routes:
-	// the gate refuses them, which the replay counts as covered.
-	"gitea-1.26.0": unionOf(actionsConfigUnswept(runnerTools("register_%s_runner", "search_%s_runner_jobs")...),
-		repoAdminUnswept("convert_mirror_repo")).with(maintainerTools).with(slices.DeleteFunc(slices.Clone(ownerToolsUnswept),
-		func(n string) bool { return n == "get_fork_sync_status" })).with(adminUnswept("register_site_runner", "search_site_runner_jobs")),
+	"forgejo-15.0.3": unionOf(actionsConfigUnswept(slices.Concat(forgejoRefuses, giteaOnly)...), repoAdminUnswept()).
+		with(ownerToolsUnswept).with(maintainerTools).with(quotaTools()).
+		with(adminUnswept("edit_site_runner", "list_site_workflow_runs", "list_site_action_jobs")),
+	// gitea-1.26.0-sweep3 recorded issue 29's tools but these: a
+	// registration token would put a live runner secret in the recording,
+	// a transfer to accept or reject needs a second user's session, and
+	// migrate_repo's source token would reach it.
+	// The site administration tools and the feeds and LFS reads came after
+	// it (the gate refuses the site runner registration and job search).
+	"gitea-1.26.0": unswept{
+		"get_repo_runner_registration_token": giteaSecret, "get_org_runner_registration_token": giteaSecret,
+		"get_my_runner_registration_token": giteaSecret,
+		"accept_repo_transfer":             "needs a transfer offered to another user, whose session the sweep does not have",
+		"reject_repo_transfer":             "needs a transfer offered to another user, whose session the sweep does not have",
+		"migrate_repo":                     "its source token would reach the recording",
+	}.with(adminUnswept("register_site_runner", "search_site_runner_jobs")).
+		with([]string{"list_org_activity", "list_team_activity", "list_user_activity", "download_repo_file"}),
 	// A partial recording (fakeforge.PartialRecordings): only the tools it
 	// swept are driven, and all of them succeeded live.
 	"forgejo-10.0.0-dev-456d05998231+gitea-1.22.0": {},
 }
 
-// unswept joins lists of tools no recording has yet.
+// giteaSecret is why the registration token tools stay unswept.
+const giteaSecret = "its answer is a live runner registration token, which the recorder does not redact"
 
 // quotaTools are the quota tools of issue 29 (operation/quota), which no
 // recording of Forgejo has yet; on Gitea, which has no quota, the route
@@ -97,6 +109,10 @@ var maintainerTools = []string{"apply_diff_patch", "search_repo_content", "get_c
 // before anything is sent: their replay there needs no recording (and so
 // for the runner tools a recorded forge lacks, below).
 var forgejoRefuses = []string{"enable_workflow", "disable_workflow"}
+
+// giteaOnly are the tools whose routes only Gitea has (a package's
+// versions, disabling a runner): refused before sending on every Forgejo.
+var giteaOnly = append([]string{"list_package_versions", "get_latest_package_version"}, runnerTools("edit_%s_runner")...)
 
 // runnerTools are the runner tools of every level named by the patterns.
 func runnerTools(patterns ...string) []string {
@@ -127,6 +143,7 @@ func actionsConfigUnswept(covered ...string) unswept {
 		"get_my_action_variable", "create_my_action_variable", "update_my_action_variable", "delete_my_action_variable",
 		"list_workflows", "get_workflow", "enable_workflow", "disable_workflow",
 		"list_packages", "get_package", "list_package_files", "delete_package", "link_package", "unlink_package",
+		"list_package_versions", "get_latest_package_version", "edit_repo_runner", "edit_org_runner", "edit_my_runner",
 		"get_repo_runner_registration_token", "list_repo_runners", "get_repo_runner", "delete_repo_runner", "register_repo_runner", "search_repo_runner_jobs", "get_org_runner_registration_token", "list_org_runners", "get_org_runner", "delete_org_runner", "register_org_runner", "search_org_runner_jobs", "get_my_runner_registration_token", "list_my_runners", "get_my_runner", "delete_my_runner", "register_my_runner", "search_my_runner_jobs"} {
 		out[name] = notSwept
 	}
@@ -191,6 +208,10 @@ var ownerToolsUnswept = []string{
 // replayArgsOn are the arguments one recording's sweep gave a tool where
 // they differ from replayArgs: the objects got other ids there.
 var replayArgsOn = map[string]map[string]map[string]any{
+	"gitea-1.26.0": {
+		// gitea-1.26.0-sweep3 seq 2155–2156: the open pull request's head, found in the list.
+		"get_commit_pull_request": {"sha": "29b7b3b58aa0ad7bb7c577335a66a75e0b9b7a0d"},
+	},
 	"forgejo-15.0.3": {
 		"reply_to_pull_review_comment": {"comment_id": 21.0}, // seq 163–164: review 1's comment 21, replied to
 		"delete_pull_review_comment":   {"comment_id": 26.0}, // seq 170
@@ -454,6 +475,9 @@ var replayDrops = map[string]string{
 	"create_org_team units":                 "units are shown only where they differ from the team's permission (issue 19: the same on both forges)",
 	"list_org_teams units":                  "units are shown only where they differ from the team's permission",
 	"search_org_teams units":                "units are shown only where they differ from the team's permission",
+	"list_repo_teams units":                 "units are shown only where they differ from the team's permission (org.TeamAccess; gitea-1.26.0-sweep3 seq 2179)",
+	"check_repo_team units":                 "units are shown only where they differ from the team's permission (org.TeamAccess)",
+	"add_repo_team units":                   "units are shown only where they differ from the team's permission (org.TeamAccess)",
 	"list_issue_attachments type":           "Forgejo's type \"attachment\" is the ordinary case, left out so both forges read the same; only \"external\" is shown (attachment.Meta)",
 	"get_issue_attachment type":             "Forgejo's type \"attachment\" is the ordinary case, left out so both forges read the same; only \"external\" is shown (attachment.Meta)",
 	"edit_issue_attachment type":            "Forgejo's type \"attachment\" is the ordinary case, left out so both forges read the same; only \"external\" is shown (attachment.Meta)",
@@ -488,6 +512,14 @@ var replayUnsent = map[string]string{
 	// Both flavours' names of a run where the jobs route is missing.
 	"list_action_run_jobs reads GET /repos/{}/{}/actions/runs/{} rawRunRef.run_number": "Gitea's name, read should a Gitea lack the jobs route; only Forgejo runs were read so (the live test's proxy reads a Gitea run)",
 	"list_action_run_jobs reads GET /repos/{}/{}/actions/runs/{} rawRunRef.head_sha":   "Gitea's name, read should a Gitea lack the jobs route; only Forgejo runs were read so (the live test's proxy reads a Gitea run)",
+	// Forgejo's names (rawRunner, block.listed), which no recorded Forgejo
+	// sent: its sweeps registered no runner and blocked no one.
+	"get_repo_runner reads GET /repos/{}/{}/actions/runners/{} rawRunner.description":    "Forgejo 15's runner has a description; Gitea's has none, and no Forgejo sweep had a runner",
+	"get_repo_runner reads GET /repos/{}/{}/actions/runners/{} rawRunner.version":        "Forgejo 15's runner has a version; Gitea's has none, and no Forgejo sweep had a runner",
+	"edit_repo_runner reads PATCH /repos/{}/{}/actions/runners/{} rawRunner.description": "rawRunner reads both flavours; only Gitea has the PATCH, and its runner has no description",
+	"edit_repo_runner reads PATCH /repos/{}/{}/actions/runners/{} rawRunner.version":     "rawRunner reads both flavours; only Gitea has the PATCH, and its runner has no version",
+	"list_blocked_users reads GET /user/blocks listed[].block_id":                        "Forgejo's BlockedUser (its list_blocked route); listed reads both flavours, and no Forgejo sweep blocked anyone",
+	"list_blocked_users reads GET /user/blocks listed[].created_at":                      "Forgejo's BlockedUser (its list_blocked route); listed reads both flavours, and no Forgejo sweep blocked anyone",
 	// One type for a page fetched and a page listed.
 	"list_wiki_pages reads GET /repos/{}/{}/wiki/pages rawPage[].content_base64": "rawPage also decodes get_wiki_page's answer; a listed page has no content",
 	"list_wiki_pages reads GET /repos/{}/{}/wiki/pages rawPage[].commit_count":   "rawPage also decodes get_wiki_page's answer; a listed page has no commit count",

@@ -241,6 +241,7 @@ func domainOf(name string) int {
 		"list_repo_runners",
 		"get_repo_runner",
 		"delete_repo_runner",
+		"edit_repo_runner",
 		"register_repo_runner",
 		"search_repo_runner_jobs",
 		"list_org_action_secrets",
@@ -255,6 +256,7 @@ func domainOf(name string) int {
 		"list_org_runners",
 		"get_org_runner",
 		"delete_org_runner",
+		"edit_org_runner",
 		"register_org_runner",
 		"search_org_runner_jobs",
 		"upsert_my_action_secret",
@@ -268,6 +270,7 @@ func domainOf(name string) int {
 		"list_my_runners",
 		"get_my_runner",
 		"delete_my_runner",
+		"edit_my_runner",
 		"register_my_runner",
 		"search_my_runner_jobs":
 		return 16
@@ -341,7 +344,9 @@ func domainOf(name string) int {
 		"list_package_files",
 		"delete_package",
 		"link_package",
-		"unlink_package":
+		"unlink_package",
+		"list_package_versions",
+		"get_latest_package_version":
 		return 23
 	case "apply_diff_patch",
 		"search_repo_content",
@@ -393,6 +398,7 @@ func domainOf(name string) int {
 		"list_site_runners",
 		"get_site_runner",
 		"delete_site_runner",
+		"edit_site_runner",
 		"register_site_runner",
 		"search_site_runner_jobs",
 		"list_site_workflow_runs",

@@ -21,9 +21,12 @@ import (
 // it); any other write that clears a field fails here, naming the tool.
 
 // forgeSetFields change on a write without being named, by the forge's
-// own doing: times, counters, the commit a file or wiki change made.
+// own doing: times, counters, the commit a file or wiki change made, and a
+// repository's language, which the forge computes from its code and
+// Gitea's PATCH answer leaves empty (gitea-1.26.0-sweep3 seq 2163, 2205:
+// "Text" before, "" in the answer; no API field sets it).
 var forgeSetFields = []string{"updated_at", "updated", "closed_at", "download_count", "commit", "last_commit",
-	"commit_count", "unread", "content_version"}
+	"commit_count", "unread", "content_version", "language"}
 
 // knownClears are the recorded writes that cleared unnamed fields, each
 // fixed in its tool: recording → sequence numbers.

@@ -79,11 +79,12 @@ func reachOf(name string) (tool.Reach, bool) {
 	case "upsert_my_action_secret", "delete_my_action_secret", "list_my_action_variables", "get_my_action_variable",
 		"create_my_action_variable", "update_my_action_variable", "delete_my_action_variable",
 		"get_my_runner_registration_token", "list_my_runners", "get_my_runner", "delete_my_runner", "register_my_runner",
-		"search_my_runner_jobs":
+		"search_my_runner_jobs", "edit_my_runner":
 		return tool.Reach{Repos: func(tool.Args) []tool.RepoAt { return []tool.RepoAt{{Owner: "", Repo: "*"}} }}, true
 	// An owner's packages: the owner's level, and for a link the
 	// repository too.
-	case "list_packages", "get_package", "list_package_files", "delete_package", "unlink_package":
+	case "list_packages", "get_package", "list_package_files", "delete_package", "unlink_package",
+		"list_package_versions", "get_latest_package_version":
 		return tool.Reach{Repos: func(a tool.Args) []tool.RepoAt { return []tool.RepoAt{{Owner: a.String("owner"), Repo: "*"}} }}, true
 	case "link_package":
 		return tool.Reach{Repos: func(a tool.Args) []tool.RepoAt {

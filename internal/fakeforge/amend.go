@@ -34,6 +34,9 @@ var realStatuses = map[string]int{
 	// new reaction is 201 (Gitea, gitea-1.26.0-sweep2 seq 1034 and 1036).
 	"POST /repos/{owner}/{repo}/issues/{index}/reactions":       201,
 	"POST /repos/{owner}/{repo}/issues/comments/{id}/reactions": 201,
+	// Applying a diff answers 201 (Gitea, gitea-1.26.0-sweep3 seq 2138),
+	// described as 200 by both; Forgejo's handler is the same code.
+	"POST /repos/{owner}/{repo}/diffpatch": 201,
 }
 
 // nullableMembers are text members the forges send as null when unset (a

@@ -148,6 +148,12 @@ func TestShapedAnswersAgreeWithRecorded(t *testing.T) {
 			if route.Status != e.Status {
 				c.diffs[fmt.Sprintf("%s: recorded status %d, fake %d", at, e.Status, route.Status)] = true
 			}
+			if items, ok := v.([]any); ok && listedAsOne[at] {
+				for _, item := range items {
+					c.compare(at+"[]", item, spec.Example(route.Schema), route.Schema)
+				}
+				continue
+			}
 			c.compare(at, v, spec.Example(route.Schema), route.Schema)
 		}
 		for _, d := range sortedKeys(c.diffs) {
@@ -161,6 +167,14 @@ func TestShapedAnswersAgreeWithRecorded(t *testing.T) {
 			"%d members recorded null where the fake sends a value; %d members the fake sends and the recording lacks, named %s",
 			rec.Name, compared, len(c.diffs), len(c.nulls), len(c.extra), strings.Join(sortedKeys(names), ", "))
 	}
+}
+
+// listedAsOne are routes described with one object that answer a list of
+// such objects as well, which Swagger 2 cannot state: a path naming a
+// directory lists its entries (gitea-1.26.0-sweep3 seq 2020, list_workflows
+// reading .gitea/workflows at a ref). Each item is compared instead.
+var listedAsOne = map[string]bool{
+	"GET /repos/{owner}/{repo}/contents/{filepath}": true,
 }
 
 func sortedKeys(m map[string]bool) []string {

@@ -219,14 +219,19 @@ func (f *Forge) newRepo(t testing.TB, prefix string, private bool) (owner, name 
 		t.Fatalf("testforge: decoding created repo: %v", err)
 	}
 	owner, name = repo.Owner.Login, repo.Name
-	t.Cleanup(func() {
-		var raw []byte
-		status := f.Do(t, http.MethodDelete, repoPath(owner, name), nil, &raw)
-		if status != http.StatusNoContent && status != http.StatusNotFound {
-			t.Errorf("testforge: deleting repo %s/%s: status %d: %s", owner, name, status, raw)
-		}
-	})
+	t.Cleanup(func() { f.remove(t, "repo "+owner+"/"+name, repoPath(owner, name)) })
 	return owner, name
+}
+
+// remove deletes what path names, at the end of a test: gone already is
+// fine, any other failure is the test's error (a leak the next run trips on).
+func (f *Forge) remove(t testing.TB, what, path string) {
+	t.Helper()
+	var raw []byte
+	status := f.Do(t, http.MethodDelete, path, nil, &raw)
+	if status != http.StatusNoContent && status != http.StatusNotFound {
+		t.Errorf("testforge: deleting %s: status %d: %s", what, status, raw)
+	}
 }
 
 // NewIssue opens an issue and returns its index (number).

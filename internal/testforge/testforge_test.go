@@ -210,3 +210,15 @@ func TestLiveCleanup(t *testing.T) {
 	deleted.Token = token
 	require.Equal(t, http.StatusUnauthorized, deleted.Do(t, http.MethodGet, "/user", nil, nil))
 }
+
+func TestOrgWord(t *testing.T) {
+	for in, want := range map[string]string{
+		"TestLiveRepoTeams":               "testliverepoteams",
+		"TestLive_Hooks/org__kind":        "testlive-hooks-org-kind",
+		"/_Test":                          "test",
+		"":                                "test",
+		"TestAVeryLongNameIndeed/sub-one": "testaverylongnameindeed",
+	} {
+		require.Equal(t, want, orgWord(in, 24), in)
+	}
+}

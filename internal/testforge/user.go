@@ -22,13 +22,7 @@ func (f *Forge) NewUser(t testing.TB) *Forge {
 		"username": login, "email": login + "@example.invalid", "password": password,
 		"must_change_password": false}, &raw)
 	expect(t, "creating user", status, http.StatusCreated, raw)
-	t.Cleanup(func() {
-		var raw []byte
-		status := f.Do(t, http.MethodDelete, "/admin/users/"+url.PathEscape(login)+"?purge=true", nil, &raw)
-		if status != http.StatusNoContent && status != http.StatusNotFound {
-			t.Errorf("testforge: deleting user %s: status %d: %s", login, status, raw)
-		}
-	})
+	t.Cleanup(func() { f.remove(t, "user "+login, "/admin/users/"+url.PathEscape(login)+"?purge=true") })
 	basic := func(r *http.Request) { r.SetBasicAuth(login, password) }
 	status = f.do(t, http.MethodPost, "/users/"+url.PathEscape(login)+"/tokens",
 		map[string]any{"name": "all", "scopes": []string{"all"}}, &raw, basic)

@@ -67,7 +67,7 @@ func TestLiveCIInTwoCalls(t *testing.T) {
 		assert.Empty(t, s.Runs)
 		// Refused before sending where the table knows the version lacks the route, the router's 404 otherwise.
 		assert.True(t, strings.HasPrefix(s.Note, "Actions runs are not shown: list workflow runs of "+owner+"/"+name+": "), s.Note)
-		assert.True(t, strings.Contains(s.Note, "this forge is "+f.Identify(t).String()+", whose API has no such route, so nothing was sent") ||
+		assert.True(t, strings.Contains(s.Note, "this forge ("+f.Identify(t).String()+") has no such API route, so nothing was sent") ||
 			strings.Contains(s.Note, "this forge ("+f.Identify(t).String()+") has no such API route (its router answered 404 page not found"), s.Note)
 		return
 	}

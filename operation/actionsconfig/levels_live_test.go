@@ -1,10 +1,7 @@
 package actionsconfig_test
 
 import (
-	"fmt"
-	"net/http"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -19,9 +16,7 @@ import (
 // tools as a repository's; a secret's value never comes back.
 func TestLiveOrgAndUserLevels(t *testing.T) {
 	f := testforge.Get(t)
-	org := fmt.Sprintf("live-cfg-%d", time.Now().UnixNano()%1e9)
-	require.Equal(t, http.StatusCreated, f.Do(t, http.MethodPost, "/orgs", map[string]any{"username": org}, nil))
-	t.Cleanup(func() { f.Do(t, http.MethodDelete, "/orgs/"+org, nil, nil) })
+	org := f.NewOrg(t)
 	user := f.NewUser(t) // a user of the test's own: its secrets are no other test's
 
 	for _, c := range []struct {

@@ -108,6 +108,13 @@ func (l level) runnerTools() []tool.Def {
 			Params:      l.with(id), Annotations: tool.Destroy(true), Handler: l.deleteRunner,
 		},
 		{
+			Name: "edit_" + l.noun + "_runner", Toolset: l.set(),
+			Title: "Disable or enable a " + l.title + " runner", Output: Runner{},
+			Description: "Disable an Actions runner of " + l.ref0() + " (it takes no new jobs) or enable it again (Gitea)",
+			Params:      l.with(id, tool.Bool("disabled", "true disables the runner, false enables it", tool.Required())),
+			Annotations: tool.Destroy(true), Handler: l.editRunner,
+		},
+		{
 			Name: "register_" + l.noun + "_runner", Toolset: l.set(),
 			Title: "Register a " + l.title + " runner", Output: tool.Shape{"id": 0, "uuid": "", "token": "", "note": ""},
 			Description: "Register a runner for " + l.ref0() + " (Forgejo 15+): its uuid and token, shown once, go in its config",
@@ -223,6 +230,23 @@ func (l level) deleteRunner(ctx context.Context, c *forgejo.Client, a tool.Args)
 		return nil, forgejo.Relabel(err, "delete", l.runnerRef(a))
 	}
 	return tool.Deleted("runner_id", a.Int("runner_id"))
+}
+
+// editRunner sends the one field the forge's EditActionRunnerOption has.
+func (l level) editRunner(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
+	p, err := l.runnersRoute(a, tool.Seg(a, "runner_id"))
+	if err != nil {
+		return nil, err
+	}
+	verb := "enable"
+	if a.Bool("disabled") {
+		verb = "disable"
+	}
+	var r rawRunner
+	if err := c.DoJSON(ctx, http.MethodPatch, p, nil, map[string]bool{"disabled": a.Bool("disabled")}, &r); err != nil {
+		return nil, forgejo.Relabel(err, verb, l.runnerRef(a))
+	}
+	return tool.JSON(r.compact())
 }
 
 func (l level) registerRunner(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {

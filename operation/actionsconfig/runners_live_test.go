@@ -66,10 +66,29 @@ func TestLiveRunners(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(call("get_repo_runner", map[string]any{"runner_id": got.ID})), &one))
 	assert.Equal(t, got.ID, one.ID)
 
+	// Disabled, read back, enabled again: Gitea's PATCH, which no Forgejo has.
+	forgejoRunner := f.Identify(t).Forgejo
+	if forgejoRunner {
+		f.RequireMissingRoute(t, f.Call(t, defs, "edit_repo_runner", args(map[string]any{"runner_id": got.ID, "disabled": true})))
+	} else {
+		for _, disabled := range []bool{true, false} {
+			var ed actionsconfig.Runner
+			require.NoError(t, json.Unmarshal([]byte(call("edit_repo_runner", map[string]any{"runner_id": got.ID, "disabled": disabled})), &ed))
+			assert.Equal(t, disabled, ed.Disabled)
+			require.NoError(t, json.Unmarshal([]byte(call("get_repo_runner", map[string]any{"runner_id": got.ID})), &ed))
+			assert.Equal(t, disabled, ed.Disabled, "read back")
+		}
+	}
+
 	assert.JSONEq(t, `{"deleted":true,"runner_id":`+jsonInt(got.ID)+`}`, call("delete_repo_runner", map[string]any{"runner_id": got.ID}))
 	res = f.Call(t, defs, "get_repo_runner", args(map[string]any{"runner_id": got.ID}))
 	require.True(t, res.IsError)
 	assert.Contains(t, fakeforge.Text(t, res), "not found (404)")
+	if !forgejoRunner {
+		res = f.Call(t, defs, "edit_repo_runner", args(map[string]any{"runner_id": got.ID, "disabled": true}))
+		require.True(t, res.IsError)
+		assert.Contains(t, fakeforge.Text(t, res), "runner "+jsonInt(got.ID)+" of repository "+owner+"/"+repo+" not found (404)")
+	}
 
 	for name, more := range map[string]map[string]any{
 		"register_repo_runner":    {"name": "x"},

@@ -92,14 +92,18 @@ func TestRunnerRoutesGated(t *testing.T) {
 		{"13.0.5+gitea-1.22.0", "register_org_runner", "get_org_runner_registration_token gives the token"},
 		{"1.26.0", "register_org_runner", ""},
 		{"1.26.0", "search_org_runner_jobs", "list_workflow_runs status=queued"},
+		{"15.0.3+gitea-1.22.0", "edit_org_runner", "Disabling or enabling a runner"},
 	} {
 		t.Run(c.version+" "+c.tool, func(t *testing.T) {
 			f := fakeforge.New(t)
 			var logs bytes.Buffer
 			f.JSON("GET /api/v1/version", 200, map[string]any{"version": c.version})
 			args := map[string]any{"org": "acme"}
-			if c.tool == "register_org_runner" {
+			switch c.tool {
+			case "register_org_runner":
 				args["name"] = "x"
+			case "edit_org_runner":
+				args["runner_id"], args["disabled"] = 3.0, true
 			}
 			isErr, text := callAt(t, f, &logs, c.tool, args)
 			require.True(t, isErr)
@@ -110,4 +114,24 @@ func TestRunnerRoutesGated(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestEditRunner: Gitea disables and enables a runner with PATCH
+// {"disabled": …}, the one field its EditActionRunnerOption has, and
+// answers the runner; a missing one is named.
+func TestEditRunner(t *testing.T) {
+	f := fakeforge.New(t)
+	var logs bytes.Buffer
+	f.JSON("GET /api/v1/version", 200, map[string]any{"version": "1.26.0"})
+	f.JSON("PATCH /api/v1/repos/o/r/actions/runners/3", 200, map[string]any{"id": 3, "name": "r1", "status": "offline", "disabled": true,
+		"labels": []any{map[string]any{"id": 1, "name": "docker", "type": "custom"}}})
+	f.JSON("PATCH /api/v1/user/actions/runners/4", 404, map[string]any{"message": "runner not found"})
+	isErr, text := callAt(t, f, &logs, "edit_repo_runner", map[string]any{"owner": "o", "repo": "r", "runner_id": 3.0, "disabled": true})
+	require.False(t, isErr, text)
+	assert.JSONEq(t, `{"id":3,"name":"r1","status":"offline","labels":["docker"],"disabled":true}`, text)
+	assert.Equal(t, map[string]any{"disabled": true}, lastBody(t, f))
+	isErr, text = callAt(t, f, &logs, "edit_my_runner", map[string]any{"runner_id": 4.0, "disabled": false})
+	require.True(t, isErr)
+	assert.Equal(t, "runner 4 of the token's user not found (404): it does not exist or this token cannot see it: runner not found", text)
+	assert.Equal(t, map[string]any{"disabled": false}, lastBody(t, f), "false is sent, not left out")
 }

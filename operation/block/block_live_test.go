@@ -4,10 +4,8 @@ package block_test
 // Run: scripts/test-forge run -- go test -count=1 -run Live ./operation/block/
 
 import (
-	"fmt"
 	"net/http"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -23,17 +21,10 @@ import (
 // are undone by unblock_user. A user cannot block themself.
 func TestLiveBlocks(t *testing.T) {
 	f := testforge.Get(t)
-	org := fmt.Sprintf("live-block-%d", time.Now().UnixNano()%1e9)
-	require.Equal(t, http.StatusCreated, f.Do(t, http.MethodPost, "/orgs", map[string]any{"username": org}, nil))
-	t.Cleanup(func() { f.Do(t, http.MethodDelete, "/orgs/"+org, nil, nil) })
+	org := f.NewOrg(t)
 	owner, repo := f.NewPublicRepo(t)
 	defs := block.Tools()
-	call := func(name string, args map[string]any) string {
-		res := f.Call(t, defs, name, args)
-		text := fakeforge.Text(t, res)
-		require.False(t, res.IsError, "%s: %s", name, text)
-		return text
-	}
+	call := f.Caller(t, defs)
 	for _, c := range []struct {
 		args map[string]any
 		by   string

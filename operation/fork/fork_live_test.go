@@ -7,10 +7,8 @@ package fork_test
 import (
 	"encoding/base64"
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -27,11 +25,8 @@ import (
 func TestLiveForkSync(t *testing.T) {
 	f := testforge.Get(t)
 	owner, repo := f.NewRepo(t)
-	org := fmt.Sprintf("live-fork-%d", time.Now().UnixNano()%1e9)
-	require.Equal(t, http.StatusCreated, f.Do(t, http.MethodPost, "/orgs", map[string]any{"username": org}, nil))
-	t.Cleanup(func() { f.Do(t, http.MethodDelete, "/orgs/"+org, nil, nil) })
+	org := f.NewOrg(t) // the fork is deleted with it
 	require.Equal(t, http.StatusAccepted, f.Do(t, http.MethodPost, "/repos/"+owner+"/"+repo+"/forks", map[string]any{"organization": org}, nil))
-	t.Cleanup(func() { f.Do(t, http.MethodDelete, "/repos/"+org+"/"+repo, nil, nil) })
 	defs := fork.Tools()
 
 	text := f.RepoCaller(t, defs, owner, repo)("list_repo_forks", map[string]any{})

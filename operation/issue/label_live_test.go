@@ -103,15 +103,8 @@ func TestLiveIssueLabelsByNameAndID(t *testing.T) {
 
 func TestLiveOrgLabels(t *testing.T) {
 	f := testforge.Get(t)
-	_, scratch := f.NewRepo(t)
-	org := "lblorg-" + scratch[len(scratch)-8:] // the repo name's random suffix
-	var created map[string]any
-	if status := f.Do(t, "POST", "/orgs", map[string]any{"username": org}, &created); status != 201 {
-		t.Fatalf("creating org %s: status %d", org, status)
-	}
-	t.Cleanup(func() { f.Do(t, "DELETE", "/orgs/"+org, nil, nil) })
-	f.Do(t, "POST", "/orgs/"+org+"/repos", map[string]any{"name": "work", "auto_init": true, "private": true}, nil)
-	t.Cleanup(func() { f.Do(t, "DELETE", "/repos/"+org+"/work", nil, nil) })
+	org := f.NewOrg(t)
+	f.NewOrgRepo(t, org, "work")
 	f.Do(t, "POST", "/orgs/"+org+"/labels", map[string]any{"name": "team/core", "color": "#123456"}, nil)
 	n := f.NewIssue(t, org, "work", "Org labelled", "")
 	defs := issue.Tools()

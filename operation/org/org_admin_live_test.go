@@ -85,9 +85,7 @@ func TestLiveOrgAdministration(t *testing.T) {
 func TestLiveMissingUserAndOrg(t *testing.T) {
 	f := testforge.Get(t)
 	defs := org.Tools()
-	name := fmt.Sprintf("live-miss-%d", time.Now().UnixNano()%1e9)
-	require.Equal(t, http.StatusCreated, f.Do(t, http.MethodPost, "/orgs", map[string]any{"username": name}, nil))
-	t.Cleanup(func() { f.Do(t, http.MethodDelete, "/orgs/"+name, nil, nil) })
+	name := f.NewOrg(t)
 	var teams []struct {
 		ID int64 `json:"id"`
 	}

@@ -79,7 +79,7 @@ func Tools() []tool.Def {
 	// Not "version": --cli has a --version flag of its own.
 	version := tool.Str("package_version", "Package version", tool.Required(), tool.MaxLen(512))
 	one := []tool.Param{owner, typ(tool.Required()), name, version}
-	return []tool.Def{
+	return append([]tool.Def{
 		{
 			Name: "list_packages", Toolset: Toolset,
 			Title: "List packages", Output: tool.ListPage[Package]{},
@@ -119,7 +119,7 @@ func Tools() []tool.Def {
 			Description: "Unlink a package from the repository it is linked to",
 			Params:      []tool.Param{owner, typ(tool.Required()), name}, Annotations: tool.Write(true), Handler: unlink,
 		},
-	}
+	}, versionTools(owner, typ(tool.Required()), name)...)
 }
 
 func ref(a tool.Args) string {

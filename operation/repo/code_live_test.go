@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"strings"
 	"testing"
 	"time"
 
@@ -102,10 +101,7 @@ func TestLiveGetRepo(t *testing.T) {
 func TestLiveForkIntoOrganisation(t *testing.T) {
 	f := testforge.Get(t)
 	owner, name := f.NewRepo(t)
-	org := "t-fork-" + strings.ToLower(strings.ReplaceAll(name[len(name)-8:], "-", ""))
-	require.Equal(t, http.StatusCreated, f.Do(t, "POST", "/orgs", map[string]any{"username": org}, nil))
-	t.Cleanup(func() { f.Do(t, "DELETE", "/orgs/"+org, nil, nil) })
-	t.Cleanup(func() { f.Do(t, "DELETE", fmt.Sprintf("/repos/%s/%s-fork", org, name), nil, nil) })
+	org := f.NewOrg(t) // the fork is deleted with it
 
 	res := f.Call(t, operation.All(), "fork_repo", map[string]any{"user": owner, "repo": name, "organization": org, "name": name + "-fork"})
 	require.False(t, res.IsError, fakeforge.Text(t, res))

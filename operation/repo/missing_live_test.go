@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -57,13 +56,8 @@ func TestLiveErrorsNameWhatIsMissing(t *testing.T) {
 // a license and .gitignore templates, as a template; unknown names refused.
 func TestLiveCreateRepoOptions(t *testing.T) {
 	f := testforge.Get(t)
-	org := fmt.Sprintf("live-org-%d", time.Now().UnixNano()%1e9)
-	require.Equal(t, 201, f.Do(t, "POST", "/orgs", map[string]any{"username": org}, nil))
+	org := f.NewOrg(t) // the repository the tool creates is deleted with it
 	name := "with-license"
-	t.Cleanup(func() {
-		f.Do(t, "DELETE", fmt.Sprintf("/repos/%s/%s", org, name), nil, nil)
-		f.Do(t, "DELETE", "/orgs/"+org, nil, nil)
-	})
 	res := f.Call(t, repo.Tools(), "create_repo", map[string]any{"name": name, "org": org, "private": true,
 		"license": "MIT", "gitignores": []any{"Go"}, "template": true})
 	require.False(t, res.IsError, fakeforge.Text(t, res))

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -21,20 +20,10 @@ import (
 // or asked to review.
 func TestLiveOwnedReposAndCandidates(t *testing.T) {
 	f := testforge.Get(t)
-	org := fmt.Sprintf("t-owned-%x", time.Now().UnixNano())
-	require.Equal(t, http.StatusCreated, f.Do(t, http.MethodPost, "/orgs", map[string]any{"username": org}, nil))
-	require.Equal(t, http.StatusCreated, f.Do(t, http.MethodPost, "/orgs/"+org+"/repos", map[string]any{"name": "tools", "private": true}, nil))
-	t.Cleanup(func() {
-		f.Do(t, http.MethodDelete, "/repos/"+org+"/tools", nil, nil)
-		f.Do(t, http.MethodDelete, "/orgs/"+org, nil, nil)
-	})
+	org := f.NewOrg(t)
+	f.NewOrgRepo(t, org, "tools")
 	owner, name := f.NewRepo(t)
-	call := func(tool string, args map[string]any) string {
-		t.Helper()
-		res := f.Call(t, operation.All(), tool, args)
-		require.False(t, res.IsError, "%s: %s", tool, fakeforge.Text(t, res))
-		return fakeforge.Text(t, res)
-	}
+	call := f.Caller(t, operation.All())
 
 	assert.JSONEq(t, fmt.Sprintf(`["%s/tools"]`, org), names(t, call("list_org_repos", map[string]any{"org": org})))
 	assert.Contains(t, call("list_user_repos", map[string]any{"user": owner, "limit": 50}), `"full_name":"`+owner+"/"+name+`"`)

@@ -1,10 +1,8 @@
 package repoadmin_test
 
 import (
-	"fmt"
 	"net/http"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -46,16 +44,11 @@ func TestLiveCollaborators(t *testing.T) {
 // repository, checked, listed and removed on a real forge.
 func TestLiveRepoTeams(t *testing.T) {
 	f := testforge.Get(t)
-	name := fmt.Sprintf("t-b1-%x", time.Now().UnixNano())
-	require.Equal(t, http.StatusCreated, f.Do(t, http.MethodPost, "/orgs", map[string]any{"username": name}, nil))
+	name := f.NewOrg(t)
 	const repo = "app"
-	require.Equal(t, http.StatusCreated, f.Do(t, http.MethodPost, "/orgs/"+name+"/repos", map[string]any{"name": repo, "private": true}, nil))
+	f.NewOrgRepo(t, name, repo)
 	require.Equal(t, http.StatusCreated, f.Do(t, http.MethodPost, "/orgs/"+name+"/teams", map[string]any{
 		"name": "devs", "permission": "write", "units": []string{"repo.code", "repo.issues", "repo.pulls"}}, nil))
-	t.Cleanup(func() {
-		f.Do(t, http.MethodDelete, "/repos/"+name+"/"+repo, nil, nil)
-		f.Do(t, http.MethodDelete, "/orgs/"+name, nil, nil)
-	})
 	call := f.RepoCaller(t, repoadmin.Tools(), name, repo)
 
 	assert.JSONEq(t, `{"team":"devs","access":false}`, call("check_repo_team", map[string]any{"team": "devs"}))

@@ -36,12 +36,7 @@ func TestLiveSearchUsers(t *testing.T) {
 
 func TestLiveSearchOrgTeams(t *testing.T) {
 	f := testforge.Get(t)
-	_, scratch := f.NewRepo(t)
-	org := "teamorg-" + scratch[len(scratch)-8:]
-	if status := f.Do(t, "POST", "/orgs", map[string]any{"username": org}, nil); status != 201 {
-		t.Fatalf("creating org %s: status %d", org, status)
-	}
-	t.Cleanup(func() { f.Do(t, "DELETE", "/orgs/"+org, nil, nil) })
+	org := f.NewOrg(t)
 	f.Do(t, "POST", "/orgs/"+org+"/teams", map[string]any{"name": "reviewers", "permission": "read",
 		"units": []string{"repo.code"}}, nil)
 

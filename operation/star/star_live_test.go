@@ -24,10 +24,7 @@ func TestLiveStars(t *testing.T) {
 	defs := star.Tools()
 	at := map[string]any{"owner": owner, "repo": repo}
 	call := func(g *testforge.Forge, name string, args map[string]any) string {
-		res := g.Call(t, defs, name, args)
-		text := fakeforge.Text(t, res)
-		require.False(t, res.IsError, "%s: %s", name, text)
-		return text
+		return g.CallOK(t, defs, name, args)
 	}
 	full := `"repo":"` + owner + "/" + repo + `"`
 

@@ -24,10 +24,7 @@ func TestLiveWatchAndSubscribe(t *testing.T) {
 	u2 := f.WithToken(f.Token2)
 	defs := subscription.Tools()
 	call := func(g *testforge.Forge, name string, args map[string]any) string {
-		res := g.Call(t, defs, name, args)
-		text := fakeforge.Text(t, res)
-		require.False(t, res.IsError, "%s: %s", name, text)
-		return text
+		return g.CallOK(t, defs, name, args)
 	}
 	at := map[string]any{"owner": owner, "repo": repo}
 	issue := with(at, "index", index)

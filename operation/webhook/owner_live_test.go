@@ -2,10 +2,7 @@ package webhook_test
 
 import (
 	"encoding/json"
-	"fmt"
-	"net/http"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -21,9 +18,7 @@ import (
 // who does not own the organisation cannot list its hooks.
 func TestLiveOrgAndUserHooks(t *testing.T) {
 	f := testforge.Get(t)
-	org := fmt.Sprintf("live-hooks-%d", time.Now().UnixNano()%1e9)
-	require.Equal(t, http.StatusCreated, f.Do(t, http.MethodPost, "/orgs", map[string]any{"username": org}, nil))
-	t.Cleanup(func() { f.Do(t, http.MethodDelete, "/orgs/"+org, nil, nil) })
+	org := f.NewOrg(t)
 	defs := webhook.Tools()
 	const secret = "live-owner-s3cret-do-not-return"
 	for _, c := range []struct {

@@ -43,7 +43,7 @@ func TestOrgAndUserHooks(t *testing.T) {
 			isErr, text := run("list_"+c.kind+"_hooks", nil)
 			require.False(t, isErr, text)
 			noSecrets(t, text)
-			assert.JSONEq(t, `{"items":[`+compactHookNoFilter+`],"page":1,"has_more":false}`, text)
+			assert.JSONEq(t, `{"items":[`+compactHook+`],"page":1,"has_more":false}`, text, "listed with its branch filter, as read")
 
 			isErr, text = run("get_"+c.kind+"_hook", map[string]any{"hook_id": 7.0})
 			require.False(t, isErr, text)

@@ -122,8 +122,8 @@ type Hook struct {
 	Updated      *time.Time `json:"updated_at,omitempty"`
 }
 
-// rawHook is the forge's hook as read by raw calls, which (unlike the SDK)
-// keep branch_filter.
+// rawHook is the forge's hook as read by raw calls, which (unlike the SDK's
+// Hook) keep branch_filter: every read is raw, lists too.
 type rawHook struct {
 	ID           int64             `json:"id"`
 	Type         string            `json:"type"`
@@ -140,11 +140,6 @@ func compactRaw(h *rawHook) Hook {
 		Events: h.Events, BranchFilter: h.BranchFilter, Active: h.Active, Updated: forgejo.TimePtr(&h.Updated)}
 }
 
-func compact(h *sdk.Hook) Hook {
-	return Hook{ID: h.ID, Type: h.Type, URL: h.Config["url"], ContentType: h.Config["content_type"],
-		Events: h.Events, Active: h.Active, Updated: forgejo.TimePtr(&h.Updated)}
-}
-
 func (w where) hookRef(a tool.Args) string {
 	return fmt.Sprintf("webhook %d %s", a.Int("hook_id"), w.ref(a))
 }
@@ -153,20 +148,8 @@ func (w where) hookPath(a tool.Args, tail ...string) (string, error) {
 	return w.path(a, append([]string{"hooks", tool.Seg(a, "hook_id")}, tail...)...)
 }
 
+// list reads the hooks raw: the SDK's hook type drops branch_filter.
 func (w where) list(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
-	if w.sdkList == nil {
-		return w.listRaw(ctx, c, a)
-	}
-	hooks, resp, err := w.sdkList(c.SDK(ctx), a, sdk.ListHooksOptions{ListOptions: tool.ListOptions(a)})
-	if err := forgejo.Fail(resp, err, "list webhooks of", w.subject(a)); err != nil {
-		return nil, err
-	}
-	return tool.ListResult(a, resp, hooks, compact)
-}
-
-// listRaw lists the hooks of a place the SDK has no call for (the
-// site's).
-func (w where) listRaw(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
 	p, err := w.path(a, "hooks")
 	if err != nil {
 		return nil, err

@@ -22,11 +22,6 @@ var rawHook = map[string]any{
 const compactHook = `{"id":7,"type":"gitea","url":"http://hooks.example/x","content_type":"json",
 	"events":["push","issues"],"branch_filter":"main","active":true,"updated_at":"2026-01-02T03:04:05Z"}`
 
-// compactHookNoFilter is compactHook as listed: the SDK's list drops the
-// branch filter.
-const compactHookNoFilter = `{"id":7,"type":"gitea","url":"http://hooks.example/x","content_type":"json",
-	"events":["push","issues"],"active":true,"updated_at":"2026-01-02T03:04:05Z"}`
-
 func call(t *testing.T, f *fakeforge.Server, name string, args map[string]any) (bool, string) {
 	t.Helper()
 	args["owner"], args["repo"] = "o", "r"
@@ -56,6 +51,7 @@ func TestListAndGet(t *testing.T) {
 	require.False(t, isErr, text)
 	noSecrets(t, text)
 	assert.Contains(t, text, `"url":"http://hooks.example/x"`)
+	assert.Contains(t, text, `"branch_filter":"main"`, "the SDK's list dropped it; the raw read keeps it")
 
 	isErr, text = call(t, f, "get_repo_hook", map[string]any{"hook_id": 7.0})
 	require.False(t, isErr, text)

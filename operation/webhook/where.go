@@ -3,8 +3,6 @@ package webhook
 import (
 	"slices"
 
-	sdk "codeberg.org/mvdkleijn/forgejo-sdk/forgejo/v3"
-
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/tool"
 )
@@ -26,8 +24,6 @@ type where struct {
 	ref func(a tool.Args) string
 	// subject names it after a verb: "repository o/r".
 	subject func(a tool.Args) string
-	// sdkList lists them through the SDK; nil lists them raw.
-	sdkList func(c *sdk.Client, a tool.Args, opt sdk.ListHooksOptions) ([]*sdk.Hook, *sdk.Response, error)
 	// toolset is the toolset of their tools; zero is Toolset.
 	toolset tool.Toolset
 	// site hooks are of two kinds: system (fired by every repository)
@@ -53,9 +49,6 @@ func repoHooks() where {
 		path:    tool.RepoRoute,
 		ref:     func(a tool.Args) string { return "in " + tool.FullName(a) },
 		subject: tool.RepoRef,
-		sdkList: func(c *sdk.Client, a tool.Args, opt sdk.ListHooksOptions) ([]*sdk.Hook, *sdk.Response, error) {
-			return c.ListRepoHooks(a.String("owner"), a.String("repo"), opt)
-		},
 	}
 }
 
@@ -68,9 +61,6 @@ func orgHooks() where {
 		},
 		ref:     func(a tool.Args) string { return "of organisation " + a.String("org") },
 		subject: func(a tool.Args) string { return "organisation " + a.String("org") },
-		sdkList: func(c *sdk.Client, a tool.Args, opt sdk.ListHooksOptions) ([]*sdk.Hook, *sdk.Response, error) {
-			return c.ListOrgHooks(a.String("org"), opt)
-		},
 	}
 }
 
@@ -84,9 +74,6 @@ func myHooks() where {
 		},
 		ref:     func(tool.Args) string { return "of your account" },
 		subject: func(tool.Args) string { return "your account" },
-		sdkList: func(c *sdk.Client, _ tool.Args, opt sdk.ListHooksOptions) ([]*sdk.Hook, *sdk.Response, error) {
-			return c.ListMyHooks(opt)
-		},
 	}
 }
 

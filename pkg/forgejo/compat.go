@@ -244,12 +244,7 @@ func Routes() []RouteDiff {
 			Otherwise: "the comment is checked to be the review's, deleted through the issue comment route, and checked gone (isError if the forge kept it, as an older Gitea did)"},
 	}
 	rows = append(append(rows, forkRoutes()...), blockRoutes()...)
-	rows = append(append(append(rows, runnerRoutes()...), quotaRoutes()...), siteActionRoutes()...)
-	rows = append(rows,
-		RouteDiff{Method: http.MethodPost, Route: "/packages/{owner}/{type}/{name}/-/link/{repo_name}",
-			Feature: "Linking a package to a repository", Tools: []string{"link_package"}, Otherwise: Refused},
-		RouteDiff{Method: http.MethodPost, Route: "/packages/{owner}/{type}/{name}/-/unlink",
-			Feature: "Unlinking a package", Tools: []string{"unlink_package"}, Otherwise: Refused})
+	rows = slices.Concat(rows, runnerRoutes(), quotaRoutes(), siteActionRoutes(), packageRoutes())
 	for i, r := range rows {
 		rows[i].Forgejo, rows[i].Gitea = presence(r.Method + " " + r.Route)
 	}

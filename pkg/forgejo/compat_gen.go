@@ -99,6 +99,8 @@ func describedHaving(route string) (have []string, known bool) {
 		return []string{"Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0", "Gitea 1.26.0"}, true
 	case "DELETE /repos/{owner}/{repo}/actions/runners/{runner_id}":
 		return []string{"Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0", "Gitea 1.26.0"}, true
+	case "PATCH /repos/{owner}/{repo}/actions/runners/{runner_id}":
+		return []string{"Gitea 1.26.0"}, true
 	case "GET /repos/{owner}/{repo}/actions/runners/jobs":
 		return []string{"Forgejo 13.0.5+gitea-1.22.0", "Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0"}, true
 	case "POST /orgs/{org}/actions/runners/registration-token":
@@ -111,6 +113,8 @@ func describedHaving(route string) (have []string, known bool) {
 		return []string{"Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0", "Gitea 1.26.0"}, true
 	case "DELETE /orgs/{org}/actions/runners/{runner_id}":
 		return []string{"Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0", "Gitea 1.26.0"}, true
+	case "PATCH /orgs/{org}/actions/runners/{runner_id}":
+		return []string{"Gitea 1.26.0"}, true
 	case "GET /orgs/{org}/actions/runners/jobs":
 		return []string{"Forgejo 13.0.5+gitea-1.22.0", "Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0"}, true
 	case "POST /user/actions/runners/registration-token":
@@ -123,6 +127,8 @@ func describedHaving(route string) (have []string, known bool) {
 		return []string{"Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0", "Gitea 1.26.0"}, true
 	case "DELETE /user/actions/runners/{runner_id}":
 		return []string{"Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0", "Gitea 1.26.0"}, true
+	case "PATCH /user/actions/runners/{runner_id}":
+		return []string{"Gitea 1.26.0"}, true
 	case "GET /user/actions/runners/jobs":
 		return []string{"Forgejo 13.0.5+gitea-1.22.0", "Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0"}, true
 	case "POST /admin/actions/runners/registration-token":
@@ -135,6 +141,8 @@ func describedHaving(route string) (have []string, known bool) {
 		return []string{"Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0", "Gitea 1.26.0"}, true
 	case "DELETE /admin/actions/runners/{runner_id}":
 		return []string{"Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0", "Gitea 1.26.0"}, true
+	case "PATCH /admin/actions/runners/{runner_id}":
+		return []string{"Gitea 1.26.0"}, true
 	case "GET /admin/runners/registration-token":
 		return []string{"Forgejo 10.0.0-dev-456d05998231+gitea-1.22.0", "Forgejo 13.0.5+gitea-1.22.0", "Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0"}, true
 	case "GET /admin/runners/jobs":
@@ -199,6 +207,10 @@ func describedHaving(route string) (have []string, known bool) {
 		return []string{"Forgejo 13.0.5+gitea-1.22.0", "Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0", "Gitea 1.26.0"}, true
 	case "POST /packages/{owner}/{type}/{name}/-/unlink":
 		return []string{"Forgejo 13.0.5+gitea-1.22.0", "Forgejo 15.0.3+gitea-1.22.0", "Forgejo 17.0.0-dev+gitea-1.22.0", "Gitea 1.26.0"}, true
+	case "GET /packages/{owner}/{type}/{name}":
+		return []string{"Gitea 1.26.0"}, true
+	case "GET /packages/{owner}/{type}/{name}/-/latest":
+		return []string{"Gitea 1.26.0"}, true
 	}
 	return nil, false
 }

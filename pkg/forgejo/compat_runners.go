@@ -4,10 +4,11 @@ import "net/http"
 
 // runnerRoutes are the runner routes of a repository, an organisation
 // and the user (operation/actionsconfig): Forgejo hands out a
-// registration token on GET and Gitea on POST (the tool picks by flavour); Forgejo 15 adds listing,
-// reading, registering and deleting runners, which Gitea has but for
-// registering; Forgejo 13 adds the search of the jobs waiting for a
-// runner, which Gitea lacks.
+// registration token on GET and Gitea on POST (the tool picks by
+// flavour); Forgejo 15 adds listing, reading, registering and deleting
+// runners, which Gitea has but for registering; Gitea alone disables and
+// enables one (PATCH); Forgejo 13 adds the search of the jobs waiting for
+// a runner, which Gitea lacks.
 func runnerRoutes() []RouteDiff {
 	var rows []RouteDiff
 	for _, l := range []struct{ prefix, noun string }{
@@ -26,6 +27,7 @@ func runnerRoutes() []RouteDiff {
 				Otherwise: Refused, Instead: "get_" + l.noun + "_runner_registration_token gives the token the runner's own register command takes"},
 			RouteDiff{Method: http.MethodGet, Route: r + "/{runner_id}", Feature: "Reading a runner", Tools: tools("get_" + l.noun + "_runner"), Otherwise: Refused},
 			RouteDiff{Method: http.MethodDelete, Route: r + "/{runner_id}", Feature: "Deleting a runner", Tools: tools("delete_" + l.noun + "_runner"), Otherwise: Refused},
+			RouteDiff{Method: http.MethodPatch, Route: r + "/{runner_id}", Feature: "Disabling or enabling a runner", Tools: tools("edit_" + l.noun + "_runner"), Otherwise: Refused},
 		)
 		if l.noun == "site" {
 			continue

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 )
 
 // swept are the tools this sweep records: the fifteen added after the
@@ -32,6 +33,7 @@ var swept = []string{
 	"list_repo_runners", "list_org_runners", "list_my_runners",
 	"search_repo_runner_jobs", "search_org_runner_jobs", "search_my_runner_jobs",
 	"list_packages", "get_package", "list_package_files", "link_package", "unlink_package", "delete_package",
+	"list_package_versions", "get_latest_package_version",
 	"list_action_tasks",
 	// Issue 29: repository administration (operation/repoadmin). Transfers
 	// to accept or reject need a second user's session, and migrate_repo's
@@ -158,6 +160,9 @@ func (f *forge) sweep(ctx context.Context) error {
 		{"list_package_files", func() map[string]any { return onPackage(map[string]any{"package_version": "1.0.0"}) }},
 		{"link_package", func() map[string]any { return onPackage(map[string]any{"repo": f.repo}) }},
 		{"unlink_package", func() map[string]any { return onPackage(map[string]any{}) }},
+		{"list_package_versions", func() map[string]any { return onPackage(map[string]any{}) }},
+		{"list_package_versions", func() map[string]any { return onPackage(map[string]any{"limit": 1}) }},
+		{"get_latest_package_version", func() map[string]any { return onPackage(map[string]any{}) }},
 		{"delete_package", func() map[string]any { return onPackage(map[string]any{"package_version": "1.0.0"}) }},
 		{"list_action_tasks", func() map[string]any { return repo }},
 		{"list_action_tasks", func() map[string]any { return with(map[string]any{"limit": 1}) }},
@@ -179,7 +184,15 @@ func (f *forge) sweep(ctx context.Context) error {
 		{"list_repo_comments", func() map[string]any { return with(map[string]any{"limit": 1}) }},
 		{"list_repo_activity", func() map[string]any { return repo }},
 		{"list_repo_activity", func() map[string]any { return with(map[string]any{"limit": 1}) }},
-		{"get_commit_pull_request", func() map[string]any { return with(map[string]any{"sha": f.pullHead}) }},
+		{"get_commit_pull_request", func() map[string]any {
+			// update_pull_request_branch moved the head: read it now.
+			var pull idOf
+			if err := f.api(ctx, "(probe) the pull request's head now", "GET", fmt.Sprintf("/repos/%s/%s/pulls/%d", f.admin, f.repo, f.pull),
+				f.adminTok, nil, &pull); err != nil || pull.Head.SHA == "" {
+				return with(map[string]any{"sha": f.pullHead})
+			}
+			return with(map[string]any{"sha": pull.Head.SHA})
+		}},
 		{"search_repo_content", func() map[string]any { return with(map[string]any{"query": "swept", "ref": "sweep-patch"}) }},
 	}
 	// last is the previous call's result, for calls that need an id it gave.
@@ -189,7 +202,7 @@ func (f *forge) sweep(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	calls = append(calls, more...)
+	calls = append(append(calls, more...), f.runnerCalls(ctx)...)
 	called := map[string]bool{}
 	for _, c := range calls {
 		raw, err := f.call(ctx, c.tool, c.args())
@@ -199,7 +212,7 @@ func (f *forge) sweep(ctx context.Context) error {
 		last = raw
 		called[c.tool] = true
 	}
-	for _, name := range append(swept, ownerSwept...) {
+	for _, name := range slices.Concat(swept, ownerSwept, runnerSwept) {
 		if !called[name] {
 			return fmt.Errorf("%s is in swept but was never called", name)
 		}
