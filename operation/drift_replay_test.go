@@ -75,8 +75,8 @@ var replayUncovered = map[string]map[string]string{
 		"accept_repo_transfer":             "needs a transfer offered to another user, whose session the sweep does not have",
 		"reject_repo_transfer":             "needs a transfer offered to another user, whose session the sweep does not have",
 		"migrate_repo":                     "its source token would reach the recording",
-	}.with(adminUnswept("register_site_runner", "search_site_runner_jobs")).
-		with([]string{"list_org_activity", "list_team_activity", "list_user_activity", "download_repo_file"}),
+	}.with(adminUnswept("register_site_runner", "search_site_runner_jobs", "create_site_user")).
+		with([]string{"list_org_activity", "list_team_activity", "list_user_activity"}),
 	// A partial recording (fakeforge.PartialRecordings): only the tools it
 	// swept are driven, and all of them succeeded live.
 	"forgejo-10.0.0-dev-456d05998231+gitea-1.22.0": {},

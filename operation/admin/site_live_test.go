@@ -217,4 +217,15 @@ func TestLiveSiteRunners(t *testing.T) {
 		require.NoError(t, json.Unmarshal([]byte(text), &reg))
 		assert.JSONEq(t, fmt.Sprintf(`{"deleted":true,"runner_id":%d}`, reg.ID), call("delete_site_runner", map[string]any{"runner_id": reg.ID}))
 	}
+
+	// Disabling a runner the site does not have: Gitea's PATCH answers
+	// that it is not found, naming it; a Forgejo is refused before sending.
+	res := f.Call(t, admin.Tools(), "edit_site_runner", map[string]any{"runner_id": 987654, "disabled": true})
+	if rd, declared := forgejo.RouteFor("PATCH", "/admin/actions/runners/{runner_id}"); declared && rd.LackedBy(forge) {
+		f.RequireMissingRoute(t, res)
+		return
+	}
+	require.True(t, res.IsError)
+	assert.Contains(t, fakeforge.Text(t, res), "runner 987654")
+	assert.Contains(t, fakeforge.Text(t, res), "not found (404)")
 }

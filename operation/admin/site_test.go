@@ -275,7 +275,7 @@ func TestSelection(t *testing.T) {
 		return len(got), adminN
 	}
 	_, total := count([]string{"admin"})
-	assert.Equal(t, 30, len(admin.Tools()))
+	assert.Equal(t, 31, len(admin.Tools()))
 	assert.Greater(t, total, len(admin.Tools()), "the quota package adds its site tools to admin")
 	_, n := count([]string{"all"})
 	assert.Zero(t, n, "all leaves admin out")

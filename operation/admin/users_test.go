@@ -184,6 +184,8 @@ func TestNotSiteAdmin(t *testing.T) {
 			switch p.Type {
 			case tool.TypeInteger:
 				a[p.Name] = 1.0
+			case tool.TypeBoolean:
+				a[p.Name] = true
 			default:
 				a[p.Name] = "x"
 			}
