@@ -50,9 +50,10 @@ var protocolVersions = []string{"2025-11-25", "2026-07-28"}
 func connect(t *testing.T, version string, env []string, args ...string) *mcp.ClientSession {
 	t.Helper()
 	if !slices.ContainsFunc(args, func(a string) bool { return strings.HasPrefix(a, "--toolsets") || strings.HasPrefix(a, "--tools") }) {
-		// These tests reach tools of every toolset; the default selection
-		// has tests of its own.
-		args = append(args, "--toolsets", "all")
+		// These tests reach tools of every toolset, site administration
+		// too (all leaves it out: it comes only by name); the default
+		// selection has tests of its own.
+		args = append(args, "--toolsets", "all,admin")
 	}
 	cmd := exec.Command(binary, args...)
 	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME")}, env...)

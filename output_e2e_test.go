@@ -292,7 +292,10 @@ func TestE2EToolSelections(t *testing.T) {
 	f.Handle("GET /api/v1/user", func(w http.ResponseWriter, _ *http.Request) {
 		fakeforge.WriteJSON(w, http.StatusOK, map[string]any{"id": 1, "login": "alice"})
 	})
-	all := operation.All()
+	// "all" is every toolset but those offered only by name (admin).
+	all, err := tool.Select(operation.All(), tool.Selection{Toolsets: []string{"all"}})
+	require.NoError(t, err)
+	require.Less(t, len(all), len(operation.All()))
 	def, err := tool.Select(all, tool.Selection{Toolsets: []string{"default"}})
 	require.NoError(t, err)
 	plusWiki, err := tool.Select(all, tool.Selection{Toolsets: []string{"default", "+wiki"}})
