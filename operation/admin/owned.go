@@ -3,7 +3,6 @@ package admin
 import (
 	"context"
 	"net/http"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -56,10 +55,6 @@ type Key struct {
 	ReadOnly    bool       `json:"read_only,omitempty"`
 	Created     *time.Time `json:"created_at,omitempty"`
 }
-
-// publicKeyPattern is an OpenSSH public key line: a key type, then its
-// base64; a private key pasted by mistake never matches and is not sent.
-var publicKeyPattern = regexp.MustCompile(`^(ssh-(rsa|dss|ed25519)|ecdsa-sha2-nistp(256|384|521)|sk-(ssh-ed25519|ecdsa-sha2-nistp256)@openssh\.com) [A-Za-z0-9+/]+=*( [^\r\n]*)?$`)
 
 func ownedTools() []tool.Def {
 	user := tool.User().Describe("Login of the user who will own it")
@@ -151,8 +146,8 @@ func createUserRepo(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.C
 // parameter is never logged either).
 func addUserKey(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
 	key := strings.TrimSpace(a.String("key"))
-	if !publicKeyPattern.MatchString(key) {
-		return tool.Error("key is not an OpenSSH public key line (type, base64, optional comment, as in a .pub file); nothing was sent"), nil
+	if res := tool.CheckPublicKey(key); res != nil {
+		return res, nil
 	}
 	p, err := userPath(a, "keys")
 	if err != nil {

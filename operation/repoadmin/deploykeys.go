@@ -2,7 +2,6 @@ package repoadmin
 
 import (
 	"context"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -27,10 +26,6 @@ type DeployKey struct {
 func compactDeployKey(k *sdk.DeployKey) DeployKey {
 	return DeployKey{ID: k.ID, Title: k.Title, Fingerprint: k.Fingerprint, ReadOnly: k.ReadOnly, Created: forgejo.TimePtr(&k.Created)}
 }
-
-// publicKeyPattern is an OpenSSH public key line: a key type, then its
-// base64; a private key pasted by mistake never matches and is not sent.
-var publicKeyPattern = regexp.MustCompile(`^(ssh-(rsa|dss|ed25519)|ecdsa-sha2-nistp(256|384|521)|sk-(ssh-ed25519|ecdsa-sha2-nistp256)@openssh\.com) [A-Za-z0-9+/]+=*( [^\r\n]*)?$`)
 
 func deployKeyTools() []tool.Def {
 	id := tool.ID("id", "Deploy key ID (list_deploy_keys)")
@@ -89,9 +84,8 @@ func getDeployKey(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.Cal
 // the error never quotes it (a private key pasted by mistake stays out of
 // results and logs: the parameter is never logged either).
 func createDeployKey(ctx context.Context, c *forgejo.Client, a tool.Args) (*mcp.CallToolResult, error) {
-	if !publicKeyPattern.MatchString(strings.TrimSpace(a.String("key"))) {
-		return tool.Error("key is not an OpenSSH public key line (type, base64, optional comment, as in a .pub file); " +
-			"nothing was sent"), nil
+	if res := tool.CheckPublicKey(a.String("key")); res != nil {
+		return res, nil
 	}
 	k, resp, err := c.SDK(ctx).CreateDeployKey(a.String("owner"), a.String("repo"), sdk.CreateKeyOption{
 		Title: a.String("title"), Key: strings.TrimSpace(a.String("key")), ReadOnly: !a.Bool("writable")})

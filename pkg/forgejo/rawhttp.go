@@ -146,9 +146,6 @@ type RawResponse struct {
 // reaches another host or route. The body is read up to opt.MaxBytes and
 // no further.
 func (c *Client) DoRaw(ctx context.Context, rawURL string, opt RawOptions) (*RawResponse, error) {
-	if opt.MaxBytes <= 0 || opt.Offset < 0 || opt.Length < 0 {
-		return nil, &Error{Verb: "download", Subject: "a file", Cause: errors.New("invalid download window")}
-	}
 	u, err := c.resolve(rawURL)
 	if err != nil {
 		return nil, err
@@ -160,9 +157,6 @@ func (c *Client) DoRaw(ctx context.Context, rawURL string, opt RawOptions) (*Raw
 // FilePath (its escapes kept as they are, so a file named "a%41" stays
 // itself), with query.
 func (c *Client) DoRawAPI(ctx context.Context, apiPath string, query url.Values, opt RawOptions) (*RawResponse, error) {
-	if opt.MaxBytes <= 0 || opt.Offset < 0 || opt.Length < 0 {
-		return nil, &Error{Verb: "download", Subject: "a file", Cause: errors.New("invalid download window")}
-	}
 	u, err := c.apiURL(apiPath, query)
 	if err != nil {
 		return nil, err
@@ -171,6 +165,9 @@ func (c *Client) DoRawAPI(ctx context.Context, apiPath string, query url.Values,
 }
 
 func (c *Client) doRaw(ctx context.Context, u *url.URL, opt RawOptions) (*RawResponse, error) {
+	if opt.MaxBytes <= 0 || opt.Offset < 0 || opt.Length < 0 {
+		return nil, &Error{Verb: "download", Subject: "a file", Cause: errors.New("invalid download window")}
+	}
 	subject := u.Path
 	if c.observe != nil {
 		c.observe(http.MethodGet, "/"+strings.TrimPrefix(u.EscapedPath(), "/"), nil)
