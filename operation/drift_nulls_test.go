@@ -33,20 +33,20 @@ func TestToolsTakeNulls(t *testing.T) {
 	sp := loadSpecs(t)
 	refused := map[string]bool{}
 	calls := 0
+	f := fakeforge.New(t)
 	for _, spec := range sp.described {
 		for _, d := range operation.All() {
 			if d.Offline || refusedOn(d.Name, spec.Forge()) {
 				continue
 			}
-			if drive(t, sp, spec, d, sampleArgs(d)).Result.IsError {
+			if drive(t, sp, f, spec, d, sampleArgs(d)).Result.IsError {
 				continue // fails with every member set already: the shaped drift tests' business
 			}
-			f := fakeforge.New(t)
+			f.Reset()
 			f.MimicNulls(spec)
-			c := f.Client()
+			c := f.Fresh()
 			r := &tool.Runner{Client: func(context.Context) (*forgejo.Client, error) { return c, nil }, Timeout: 10 * time.Second}
 			res := r.Call(context.Background(), d, sampleArgs(d))
-			f.Close() // now, not at the test's end (fakeforge.New says why)
 			calls++
 			if res.IsError {
 				want, ok := nullRefusals[d.Name]

@@ -11,6 +11,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/stretchr/testify/assert"
 
+	"codeberg.org/forgejo-mcp/forgejo-mcp/internal/fakeforge"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/operation"
 	"codeberg.org/forgejo-mcp/forgejo-mcp/pkg/forgejo"
 )
@@ -96,6 +97,7 @@ func TestResultsUnderForgejoShapes(t *testing.T) {
 			giteaOnly[f.Result] = true
 		}
 	}
+	f := fakeforge.New(t)
 	for _, fj := range sp.described {
 		if fj.Forge().Flavour != forgejo.Forgejo {
 			continue
@@ -113,8 +115,8 @@ func TestResultsUnderForgejoShapes(t *testing.T) {
 				continue // another route, another result (its own tests: list_action_run_jobs from the task list)
 			}
 			args := sampleArgs(d)
-			fr := drive(t, sp, fj, d, args).Result
-			gr := drive(t, sp, sp.gitea, d, args).Result
+			fr := drive(t, sp, f, fj, d, args).Result
+			gr := drive(t, sp, f, sp.gitea, d, args).Result
 			if !gr.IsError {
 				assert.False(t, fr.IsError, "%s fails under %s's shapes but not Gitea's: %v", d.Name, fj.Forge(), fr.Content)
 			}
@@ -158,13 +160,14 @@ func refusedOn(name string, f forgejo.Forge) bool { return operation.RefusedOn(n
 func TestRefusalsNameTheVersion(t *testing.T) {
 	sp := loadSpecs(t)
 	refusals := 0
+	f := fakeforge.New(t)
 	for _, spec := range sp.described {
 		for _, d := range operation.All() {
 			if d.Offline || !refusedOn(d.Name, spec.Forge()) {
 				continue
 			}
 			refusals++
-			r := drive(t, sp, spec, d, sampleArgs(d))
+			r := drive(t, sp, f, spec, d, sampleArgs(d))
 			if assert.True(t, r.Result.IsError, "%s answers on %s", d.Name, spec.Forge()) {
 				text := textOf(r.Result)
 				assert.Contains(t, text, "this forge ("+spec.Forge().String()+") has no such API route, so nothing was sent; ", d.Name)

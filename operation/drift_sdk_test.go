@@ -9,7 +9,7 @@ import (
 // sdkTypes maps a response definition to the forgejo-sdk type the SDK
 // decodes it into (the SDK names its types after Forgejo's definitions;
 // where it decodes into an unexported envelope, a mirror of it).
-// TestResponseShapesMatchOrAreDeclared asks for an entry when a tool's
+// TestDrift/ResponseShapesMatchOrAreDeclared asks for an entry when a tool's
 // SDK call answers a definition missing here.
 var sdkTypes = map[string]reflect.Type{
 	"ActionVariable": reflect.TypeFor[sdk.ActionVariable](),

@@ -215,14 +215,13 @@ func jsonFields(t reflect.Type) []jsonField {
 	return out
 }
 
-// TestResponseShapesMatchOrAreDeclared checks, for every tool, the JSON
+// responseShapesMatchOrAreDeclared checks, for every tool, the JSON
 // fields its decoding types read against the response definition of each
 // route it calls in Gitea's description and in each described Forgejo's
 // (13.0.5 and 15.0.3 as released, the 10 development build, the 17
 // snapshot): a field only one flavour, or one Forgejo version, has must be
 // declared in forgejo.Fields() with how the tool handles it.
-func TestResponseShapesMatchOrAreDeclared(t *testing.T) {
-	dv := driveInventory(t)
+func responseShapesMatchOrAreDeclared(t *testing.T, dv driven) {
 	perTool := map[string]map[shapeDiff]bool{}
 	used := map[forgejo.FieldDiff]bool{}
 	for _, fj := range dv.specs.described {

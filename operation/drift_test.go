@@ -70,15 +70,15 @@ func loadSpecs(t testing.TB) specs {
 	return specs{f, g, all}
 }
 
-// drive calls d with args against a fake answering in spec's shapes.
-func drive(t testing.TB, sp specs, spec *fakeforge.Spec, d tool.Def, args map[string]any) run {
-	f := fakeforge.New(t)
-	defer f.Close() // now, not at the test's end (fakeforge.New says why)
+// drive calls d with args against f, reset to answer in spec's shapes
+// (one fake serves a test's calls in turn: fakeforge.Reset says why).
+func drive(t testing.TB, sp specs, f *fakeforge.Server, spec *fakeforge.Spec, d tool.Def, args map[string]any) run {
+	f.Reset()
 	f.Mimic(spec)
 	var mu sync.Mutex
 	decoded := map[string]reflect.Type{}
 	raw := map[string]bool{}
-	c := f.Client().WithDecodeObserver(func(method, p string, out any) {
+	c := f.Fresh().WithDecodeObserver(func(method, p string, out any) {
 		mu.Lock()
 		defer mu.Unlock()
 		p = strings.TrimPrefix(strings.TrimPrefix(p, "/"), "api/v1")
@@ -179,6 +179,7 @@ func driveInventory(t *testing.T) driven {
 	for _, spec := range sp.described {
 		out.runs[spec.Forge().String()] = map[string][]run{}
 	}
+	f := fakeforge.New(t)
 	for _, d := range operation.All() {
 		if d.Offline {
 			continue
@@ -190,7 +191,7 @@ func driveInventory(t *testing.T) driven {
 			for _, sc := range []*fakeforge.Spec{spec, missing} {
 				for _, args := range append([]map[string]any{sampleArgs(d), fullArgs(d)}, routeVariants(d)...) {
 					name := spec.Forge().String()
-					out.runs[name][d.Name] = append(out.runs[name][d.Name], drive(t, sp, sc, d, args))
+					out.runs[name][d.Name] = append(out.runs[name][d.Name], drive(t, sp, f, sc, d, args))
 				}
 			}
 		}
@@ -210,15 +211,26 @@ func (dv driven) calls() []call {
 	return all
 }
 
-// TestRoutesExistOrAreDeclared checks every route a tool calls against
+// TestDrift drives every tool of the inventory against every described
+// forge once (driveInventory: about 9,000 calls) and checks what the calls
+// sent and read three ways, as subtests sharing that one drive:
+// TestDrift/RoutesExistOrAreDeclared, TestDrift/ResponseShapesMatchOrAreDeclared
+// and TestDrift/TokenScopes.
+func TestDrift(t *testing.T) {
+	dv := driveInventory(t)
+	t.Run("RoutesExistOrAreDeclared", func(t *testing.T) { routesExistOrAreDeclared(t, dv) })
+	t.Run("ResponseShapesMatchOrAreDeclared", func(t *testing.T) { responseShapesMatchOrAreDeclared(t, dv) })
+	t.Run("TokenScopes", func(t *testing.T) { tokenScopes(t, dv) })
+}
+
+// routesExistOrAreDeclared checks every route a tool calls against
 // the API description of every described forge: a route some of them lack
 // is declared in forgejo.Routes() with the tools that call it (its
 // presence per described forge is generated from the same descriptions,
 // fakeforge.TestRouteTableIsGenerated), and under a forge that lacks it
 // those tools never send it (they answer with the versions that have it
 // instead of a bare 404, or take another way).
-func TestRoutesExistOrAreDeclared(t *testing.T) {
-	dv := driveInventory(t)
+func routesExistOrAreDeclared(t *testing.T, dv driven) {
 	found := map[string][]string{} // declared route → the tools seen calling it
 	for _, c := range dv.calls() {
 		tpl, missing := "", 0

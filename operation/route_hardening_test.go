@@ -40,11 +40,12 @@ func TestNoArgumentChangesTheRoute(t *testing.T) {
 	reached, refused := 0, 0
 	defer func() { t.Logf("hostile calls: %d reached the forge, %d refused before it", reached, refused) }()
 	defs := operation.All()
+	f := fakeforge.New(t)
 	for _, d := range defs {
 		if d.Offline {
 			continue
 		}
-		routes := newRouteProbe(t, defs, d)
+		routes := newRouteProbe(t, f, defs, d)
 		benign := sampleArgs(d)
 		for _, p := range d.Params {
 			if _, ok := benign[p.Name]; !ok && p.Type == tool.TypeString && len(p.Enum) == 0 {
@@ -167,12 +168,12 @@ func assertSameShapeBehindProxy(t *testing.T, benign, got, value string, msg str
 		label, got, strings.Join(h, "/"), strings.Join(b, "/"))
 }
 
-// newRouteProbe returns a function that calls d with args against one
-// accept-all fake (per tool: starting a server per call made this test
-// the slowest of the package) and returns the first request of each
-// method the call made.
-func newRouteProbe(t *testing.T, defs []tool.Def, d tool.Def) func(args map[string]any) map[string]fakeforge.Request {
-	f := fakeforge.New(t)
+// newRouteProbe returns a function that calls d with args against f,
+// reset to accept everything (one fake for the whole test: starting a
+// server per call made this test the slowest of the package), and returns
+// the first request of each method the call made.
+func newRouteProbe(t *testing.T, f *fakeforge.Server, defs []tool.Def, d tool.Def) func(args map[string]any) map[string]fakeforge.Request {
+	f.Reset()
 	f.Handle("/", func(w http.ResponseWriter, _ *http.Request) { fakeforge.WriteJSON(w, http.StatusOK, map[string]any{}) })
 	return func(args map[string]any) map[string]fakeforge.Request {
 		seen := len(f.Requests())

@@ -28,7 +28,7 @@ type ToolsetScope struct {
 
 // ToolsetScopes returns the token scopes of every toolset. They are what
 // the routes its tools call need, by the forges' own rules (Forgejo's and
-// Gitea's routers/api/v1/api.go); TestTokenScopes drives every tool and
+// Gitea's routers/api/v1/api.go); TestDrift/TokenScopes drives every tool and
 // fails when a route needs a scope not named here, so the README's table
 // cannot drift from the tools.
 func ToolsetScopes() []ToolsetScope {

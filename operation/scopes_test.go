@@ -79,12 +79,11 @@ func normaliseRoute(route string) string {
 	return strings.Join(seg, "/")
 }
 
-// TestTokenScopes: the scopes the README states for each toolset
+// tokenScopes: the scopes the README states for each toolset
 // (operation.ToolsetScopes) are exactly those its tools' routes need, as
 // every tool is driven against both flavours' fake forges: a new route
 // cannot add a scope the README does not name.
-func TestTokenScopes(t *testing.T) {
-	dv := driveInventory(t)
+func tokenScopes(t *testing.T, dv driven) {
 	need := map[string]map[string]map[string]bool{} // toolset → "read"/"all" → scope
 	add := func(ts, kind string, scopes []string) {
 		if need[ts] == nil {
@@ -108,7 +107,7 @@ func TestTokenScopes(t *testing.T) {
 			route = c.Forgejo
 		}
 		if route == "" {
-			continue // a route neither flavour has: TestRoutesExistOnBothFlavours reports it
+			continue // a route neither flavour has: TestDrift/RoutesExistOrAreDeclared reports it
 		}
 		scopes, ok := routeScopes(c.Method, route)
 		if !assert.True(t, ok, "%s: %s %s has no scope rule", c.Tool, c.Method, route) {

@@ -14,12 +14,13 @@ import (
 )
 
 // Call runs the tool named name from defs against the fake through the
-// same pipeline an MCP call takes.
+// same pipeline an MCP call takes, with a Fresh client: each call probes
+// the forge anew, over the connections the calls before it opened.
 func (s *Server) Call(t testing.TB, defs []tool.Def, name string, args map[string]any) *mcp.CallToolResult {
 	t.Helper()
 	d, ok := tool.Find(defs, name)
 	require.True(t, ok, "tool %s exists", name)
-	c := s.Client()
+	c := s.Fresh()
 	r := &tool.Runner{Client: func(context.Context) (*forgejo.Client, error) { return c, nil }, Timeout: 10 * time.Second}
 	var raw any
 	if args != nil {
