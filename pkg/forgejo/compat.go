@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // The one compatibility table: every place where the APIs of Forgejo and
@@ -297,25 +298,45 @@ func RouteFor(method, route string) (RouteDiff, bool) {
 
 // RouteOf returns the declared difference whose template matches the
 // escaped API path p (below /api/v1, such as "/repos/o/r/actions/runs/3/jobs"),
-// if any: what a request is checked against before it is sent.
+// if any: what a request is checked against before it is sent. The
+// difference's slices are shared with every caller: read them, do not
+// change them.
 //
 // Where two templates match, the one with more literal segments wins, as
 // in the forges' routers: …/runners/jobs is not …/runners/{runner_id}.
 func RouteOf(method, p string) (RouteDiff, bool) {
 	got := strings.Split(strings.Trim(p, "/"), "/")
-	var best RouteDiff
-	bestLiterals := -1
-	for _, d := range Routes() {
-		tpl := strings.Split(strings.Trim(d.Route, "/"), "/")
-		if d.Method != method || !matchSegments(tpl, got) {
-			continue
-		}
-		if n := literals(tpl); n > bestLiterals {
-			best, bestLiterals = d, n
+	var best *indexedRoute
+	for _, r := range routeIndex()[method] {
+		if len(r.segments) == len(got) && matchSegments(r.segments, got) && (best == nil || r.literals > best.literals) {
+			best = r
 		}
 	}
-	return best, bestLiterals >= 0
+	if best == nil {
+		return RouteDiff{}, false
+	}
+	return best.RouteDiff, true
 }
+
+// indexedRoute is a declared route with its template split once.
+type indexedRoute struct {
+	RouteDiff
+	segments []string
+	literals int
+}
+
+// routeIndex is Routes() by method, each template split, built on first
+// use: the route gate looks up every request the client sends, and
+// building the table (each row's presence per described forge) and
+// splitting its templates per request cost more than the lookup.
+var routeIndex = sync.OnceValue(func() map[string][]*indexedRoute {
+	out := map[string][]*indexedRoute{}
+	for _, d := range Routes() {
+		segs := strings.Split(strings.Trim(d.Route, "/"), "/")
+		out[d.Method] = append(out[d.Method], &indexedRoute{RouteDiff: d, segments: segs, literals: literals(segs)})
+	}
+	return out
+})
 
 // literals counts a template's segments that are not parameters.
 func literals(tpl []string) int {
