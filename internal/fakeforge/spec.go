@@ -118,12 +118,18 @@ func (s *Spec) Match(method, path string) (template string, ok bool) {
 // greedy are the trailing parameters that may hold slashes.
 var greedy = map[string]bool{"{filepath}": true, "{ref}": true}
 
+// matchTemplate walks tpl's segments in place (no split: the drift tests
+// match every request against every route of eight descriptions) and
+// stops at the first that got cannot fill.
 func matchTemplate(tpl string, got []string) (literals int, ok bool) {
-	want := strings.Split(strings.Trim(tpl, "/"), "/")
-	if len(got) < len(want) {
+	rest := strings.Trim(tpl, "/")
+	n := strings.Count(rest, "/") + 1
+	if len(got) < n {
 		return 0, false
 	}
-	for i, w := range want {
+	var w string
+	for i := 0; i < n; i++ {
+		w, rest, _ = strings.Cut(rest, "/")
 		param := strings.HasPrefix(w, "{")
 		switch {
 		case !param && got[i] != w:
@@ -136,7 +142,7 @@ func matchTemplate(tpl string, got []string) (literals int, ok bool) {
 			literals++ // {index}.{diffType} is more specific than {index}
 		}
 	}
-	if len(got) > len(want) && !greedy[want[len(want)-1]] {
+	if len(got) > n && !greedy[w] {
 		return 0, false
 	}
 	return literals, true
