@@ -288,9 +288,9 @@ func presence(route string) (forgejoP, giteaP Presence) {
 // template, compared without parameter names), if any.
 func RouteFor(method, route string) (RouteDiff, bool) {
 	n := NormalizeRoute(route)
-	for _, d := range Routes() {
-		if d.Method == method && NormalizeRoute(d.Route) == n {
-			return d, true
+	for _, r := range routeIndex()[method] {
+		if r.normalized == n {
+			return r.RouteDiff, true
 		}
 	}
 	return RouteDiff{}, false
@@ -308,7 +308,7 @@ func RouteOf(method, p string) (RouteDiff, bool) {
 	got := strings.Split(strings.Trim(p, "/"), "/")
 	var best *indexedRoute
 	for _, r := range routeIndex()[method] {
-		if len(r.segments) == len(got) && matchSegments(r.segments, got) && (best == nil || r.literals > best.literals) {
+		if matchSegments(r.segments, got) && (best == nil || r.literals > best.literals) {
 			best = r
 		}
 	}
@@ -318,22 +318,25 @@ func RouteOf(method, p string) (RouteDiff, bool) {
 	return best.RouteDiff, true
 }
 
-// indexedRoute is a declared route with its template split once.
+// indexedRoute is a declared route with its template split and
+// normalised once.
 type indexedRoute struct {
 	RouteDiff
-	segments []string
-	literals int
+	segments   []string
+	literals   int
+	normalized string
 }
 
-// routeIndex is Routes() by method, each template split, built on first
-// use: the route gate looks up every request the client sends, and
-// building the table (each row's presence per described forge) and
-// splitting its templates per request cost more than the lookup.
+// routeIndex is Routes() by method, each template split and normalised,
+// built on first use: RouteOf (the route gate, for every request the
+// client sends) and RouteFor (a tool's Require) look routes up here;
+// building the table (each row's presence per described forge) per lookup
+// cost more than the lookup.
 var routeIndex = sync.OnceValue(func() map[string][]*indexedRoute {
 	out := map[string][]*indexedRoute{}
 	for _, d := range Routes() {
 		segs := strings.Split(strings.Trim(d.Route, "/"), "/")
-		out[d.Method] = append(out[d.Method], &indexedRoute{RouteDiff: d, segments: segs, literals: literals(segs)})
+		out[d.Method] = append(out[d.Method], &indexedRoute{RouteDiff: d, segments: segs, literals: literals(segs), normalized: NormalizeRoute(d.Route)})
 	}
 	return out
 })

@@ -36,3 +36,10 @@ func BenchmarkRouteOf(b *testing.B) {
 		RouteOf(http.MethodGet, "/repos/owner/repo/issues/12/comments")
 	}
 }
+
+// BenchmarkRouteFor is a tool's Require lookup by template.
+func BenchmarkRouteFor(b *testing.B) {
+	for b.Loop() {
+		RouteFor(http.MethodGet, "/repos/{owner}/{repo}/actions/jobs/{job_id}/logs")
+	}
+}
