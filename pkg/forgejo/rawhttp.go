@@ -397,26 +397,46 @@ func readCapped(r io.Reader, max, contentLength int64) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// parseContentRange reads "bytes START-END/TOTAL" (TOTAL may be "*").
+// parseContentRange reads "bytes FIRST-LAST/TOTAL" as RFC 9110 §14.4
+// writes it: digits only, FIRST ≤ LAST, and LAST < TOTAL unless TOTAL is
+// "*" (unknown, returned as -1). Anything else, a sign or a negative size
+// included, is not a range this client asked for; the one exception is
+// what Go's own file server writes for an empty file.
 func parseContentRange(s string) (start, total int64, ok bool) {
 	rest, found := strings.CutPrefix(strings.TrimSpace(s), "bytes ")
 	if !found {
 		return 0, 0, false
 	}
 	span, size, found := strings.Cut(rest, "/")
-	first, _, found2 := strings.Cut(span, "-")
+	if span == "0--1" && size == "0" {
+		// Go's net/http (so Forgejo and Gitea) answers a suffix range on
+		// an empty file with this: no bytes, of none.
+		return 0, 0, true
+	}
+	first, last, found2 := strings.Cut(span, "-")
 	if !found || !found2 {
 		return 0, 0, false
 	}
-	start, err := strconv.ParseInt(first, 10, 64)
-	if err != nil || start < 0 {
+	start, ok1 := parseDigits(first)
+	end, ok2 := parseDigits(last)
+	if !ok1 || !ok2 || end < start {
 		return 0, 0, false
 	}
 	total = -1
 	if size != "*" {
-		if total, err = strconv.ParseInt(size, 10, 64); err != nil {
+		var ok3 bool
+		if total, ok3 = parseDigits(size); !ok3 || end >= total {
 			return 0, 0, false
 		}
 	}
 	return start, total, true
+}
+
+// parseDigits reads a non-empty run of ASCII digits that fits an int64.
+func parseDigits(s string) (int64, bool) {
+	if s == "" || strings.TrimLeft(s, "0123456789") != "" {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	return n, err == nil
 }

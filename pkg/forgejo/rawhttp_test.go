@@ -334,6 +334,14 @@ func TestDoRawWindows(t *testing.T) {
 		http.ServeContent(w, r, "f.bin", time.Time{}, bytes.NewReader(file))
 	}
 	whole := func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write(file) }
+	// lying answers 206 with a Content-Range no honest server writes.
+	lying := func(cr string) http.HandlerFunc {
+		return func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Range", cr)
+			w.WriteHeader(http.StatusPartialContent)
+			_, _ = w.Write(file[1000:1010])
+		}
+	}
 	tests := []struct {
 		name                 string
 		handler              http.HandlerFunc
@@ -350,6 +358,8 @@ func TestDoRawWindows(t *testing.T) {
 		{"range ignored: skip then read", whole, 1000, 1000, 1000, 4096, file[1000:2000], false, "", -1},
 		{"range ignored: skip bounded", whole, 1000, 1000, 1000, 999, nil, false, "does not support byte ranges", 0},
 		{"range past the end", ranges, 6000, 10, 10, 0, nil, false, "416", 0},
+		{"hostile range: negative size", lying("bytes 1000-1009/-2"), 1000, 10, 10, 0, nil, false, "different byte range", 0},
+		{"hostile range: end past the size", lying("bytes 1000-1009/1005"), 1000, 10, 10, 0, nil, false, "different byte range", 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
